@@ -1,0 +1,43 @@
+// What a rule reports. A finding is a claim about the compiled program, with the facts of the
+// model that support it (`evidence`), a primary location in generated code and related
+// locations in the user's source.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/util/source_loc.h"
+
+namespace ilint {
+
+enum class Severity { Error, Warning, Note };
+const char* severity_name(Severity s);
+std::optional<Severity> parse_severity(const std::string& s);
+
+struct RelatedLocation {
+  SourceLoc loc;
+  std::string message;  // "user source: torch.cumulative_trapezoid(y, x, dim=-1)"
+};
+
+struct Finding {
+  std::string rule;          // rule id, "reduced-precision-scan"
+  Severity severity = Severity::Warning;
+  std::string message;
+  SourceLoc location;        // generated code: the kernel line or the fallback call
+  std::vector<RelatedLocation> related;  // user source first
+  std::string compile_id;    // Compile::id the finding is about (empty for frame-level findings)
+  std::string kernel;        // kernel name, when the finding is about one
+  nlohmann::json evidence = nlohmann::json::object();  // the model facts the rule used
+  std::string fix;           // what to do, one paragraph
+  // Stable across re-compiles: built from the rule id, the user-source location and the
+  // rule's own stable key (never kernel names, buffer numbers or generated-code lines).
+  std::string fingerprint_key;
+  std::string fingerprint;   // filled by finalize_findings()
+  nlohmann::json confirmation;  // set by `confirm`: verdict and numbers; null when not confirmed
+};
+
+// Computes fingerprints and sorts findings deterministically.
+void finalize_findings(std::vector<Finding>& findings);
+
+}  // namespace ilint

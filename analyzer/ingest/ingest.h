@@ -1,0 +1,29 @@
+// Ingest: find every compile and log file under the paths the user gave. Reads no file contents
+// beyond what it needs to classify a file; parsing comes next.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "analyzer/model/model.h"
+#include "analyzer/util/diag.h"
+
+namespace ilint {
+
+struct IngestResult {
+  std::vector<CompileFiles> compiles;        // one per compile folder or lone output_code.py / FX JSON
+  std::vector<std::string> dynamo_debug_logs;  // torchdynamo/debug.log
+  std::vector<std::string> aot_debug_logs;     // torchinductor/aot_model___N_debug.log
+  std::vector<std::string> trace_logs;         // TORCH_TRACE structured logs
+  std::vector<std::string> torch_logs;         // TORCH_LOGS text (the capture's stderr.txt, *.log given directly)
+  std::vector<std::string> capture_stdout;     // stdout.txt of a capture (what the run measured)
+  std::vector<std::string> user_sources;       // the captured program (*.py beside the capture), if any
+};
+
+// Walks each path (a file or a folder, at any depth). Symlinks are not followed into folders, so
+// a symlink loop cannot hang the walk. Results are sorted so that output is deterministic.
+IngestResult ingest_paths(const std::vector<std::string>& paths, DiagSink& diags);
+
+// Splits "model__0_forward_1.0" into its parts; false when the name is not of that form.
+bool parse_compile_dir_name(const std::string& name, int& model_index, std::string& kind, std::string& trailing);
+
+}  // namespace ilint

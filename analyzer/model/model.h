@@ -1,0 +1,253 @@
+// The dataflow model of a compiled program. Parsers fill it; rules read it and nothing else.
+//
+// One `Program` holds every compile found under the inputs. A `Compile` is one Inductor graph
+// (one `model__N_<kind>_<id>` folder or one output_code.py): its FX graph, its kernels, the
+// buffers the wrapper allocates, and the order in which the wrapper launches kernels.
+// The Dynamo layer (frames, guards, scalars that cross graph breaks) lives in `DynamoModel`.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/model/dtype.h"
+#include "analyzer/util/source_loc.h"
+
+namespace ilint {
+
+// ---------------------------------------------------------------- FX graphs
+
+struct TensorMeta {
+  DType dtype = DType::Unknown;
+  std::vector<std::string> shape;   // symbolic sizes stay as text: "s33", "8"
+  std::vector<std::string> stride;  // empty when the dump does not give strides
+  std::string device;               // "cuda:0", "cpu"; empty when unknown
+};
+
+enum class ValueKind { Tensor, SymInt, SymFloat, SymBool, Scalar, None, Other };
+
+struct FxNode {
+  std::string name;    // "add", "primals_1"
+  std::string op;      // placeholder | call_function | call_method | call_module | get_attr | output
+  std::string target;  // "torch.ops.aten.add.Tensor"; for placeholders the placeholder name
+  std::vector<std::string> args;        // argument texts, as written ("%slice_3", "3", "2.0")
+  std::map<std::string, std::string> kwargs;
+  std::vector<std::string> input_nodes; // names of FX nodes referenced by args/kwargs
+  ValueKind kind = ValueKind::Other;
+  TensorMeta meta;                      // dtype/shape/stride/device of the value
+  std::string annotation;               // the raw type annotation: "bf16[8, 1, 5, 15]", "Sym(s0)"
+  std::optional<SourceLoc> user_loc;    // user source line from the "# File: x.py:12 in fn" comment
+  std::string user_code;                // the user's code text from that comment
+  std::string user_function;            // function named in that comment
+  SourceLoc def_loc;                    // where the node is defined in the dump
+  // In-place mutation recorded by the graph itself: copy_ into a graph input.
+  std::string mutates;                  // name of the mutated node, empty if none
+};
+
+struct FxGraph {
+  std::string origin;                   // "fx_graph_readable.py", "graph_fragment", "fx_json"
+  std::string file;                     // file path it was read from
+  std::vector<FxNode> nodes;
+  std::map<std::string, size_t> index;  // node name -> position in nodes
+
+  const FxNode* find(const std::string& name) const {
+    auto it = index.find(name);
+    return it == index.end() ? nullptr : &nodes[it->second];
+  }
+  void add(FxNode n) {
+    index[n.name] = nodes.size();
+    nodes.push_back(std::move(n));
+  }
+};
+
+// ---------------------------------------------------------------- Kernels
+
+enum class KernelBackend { Triton, Cpp, Aten, Unknown };
+enum class KernelKind { Pointwise, Reduction, PersistentReduction, Scan, Template, Extern, Fallback, Unknown };
+
+struct KernelParam {
+  std::string name;      // "in_out_ptr0", "xnumel", "ks0"
+  DType dtype = DType::Unknown;  // element type for pointers, value type otherwise
+  bool is_pointer = false;
+  bool is_constexpr = false;
+  bool is_const = false;     // C++: `const T*`
+  bool is_restrict = false;  // C++: `__restrict__`
+  std::string type_text;     // "*bf16", "const at::BFloat16*"
+};
+
+// One memory access: `tmp0 = tl.load(in_ptr0 + (r0_1 + 16*x0), ...)` or a C++ loadu/store.
+struct MemAccess {
+  std::string var;         // SSA variable loaded into / stored from ("tmp0")
+  std::string ptr;         // pointer parameter ("in_ptr0")
+  std::string index;       // index expression text, whitespace-normalized
+  DType value_dtype = DType::Unknown;  // dtype of the value after the access (after a trailing .to())
+  bool vectorized = false;
+  SourceLoc loc;
+};
+
+// `tmp3 = tmp2.to(tl.float32)`, `at::vec::convert<float>(tmp0)`, `static_cast<float>(x)`.
+struct CastOp {
+  std::string var;  // result
+  std::string src;  // source variable
+  DType to = DType::Unknown;
+  SourceLoc loc;
+};
+
+// A numeric literal used in the kernel body: `tl.full([1, 1], 0.5, tl.float32)`, `tmp5 = -0.0052`.
+struct LiteralUse {
+  std::string text;   // as written
+  double value = 0;
+  std::string var;    // variable it is bound to, if any
+  SourceLoc loc;
+};
+
+// A reduction or scan. For Triton: `tl.associative_scan((tmp9,), 1, _triton_helper_fn_add0)`,
+// `triton_helpers.sum`/`tl.sum`. For C++: an accumulator loop. For ATen fallbacks: the op itself.
+struct ReduceOp {
+  bool is_scan = false;
+  std::string combine;      // add | mul | max | min | logaddexp | welford | argmax | ... | unknown
+  std::string input_var;    // variable scanned/reduced
+  std::string result_var;
+  DType compute_dtype = DType::Unknown;  // dtype the combine runs in
+  DType accumulator_dtype = DType::Unknown;  // C++: type of tmp_acc; Triton: same as compute
+  int64_t length = -1;      // scan/reduction length (r0_numel) when static, -1 when symbolic
+  std::string length_expr;  // symbolic length text when not static
+  SourceLoc loc;
+};
+
+// A plain SSA statement in the kernel body: `tmp2 = tmp0 + tmp1`. Kept so rules can follow
+// the chain from a load to a scan without looking at text.
+struct KernelStmt {
+  std::string var;
+  std::string op;                      // "add", "sub", "mul", "div", "load", "cast", "call:<fn>", "other"
+  std::vector<std::string> operands;   // variables read
+  SourceLoc loc;
+};
+
+struct Kernel {
+  std::string name;
+  KernelBackend backend = KernelBackend::Unknown;
+  KernelKind kind = KernelKind::Unknown;
+  SourceLoc def_loc;                   // `name = async_compile.triton(...)` line in output_code.py
+  SourceLoc body_loc;                  // first line of the `def`/`extern "C"` of the kernel body
+  std::vector<KernelParam> params;
+  std::vector<std::string> mutated_args;  // `mutated_arg_names`
+  std::map<std::string, int64_t> numels;  // xnumel, r0_numel ... when the body sets them to literals
+  std::vector<MemAccess> loads;
+  std::vector<MemAccess> stores;
+  std::vector<CastOp> casts;
+  std::vector<LiteralUse> literals;
+  std::vector<ReduceOp> reductions;    // scans included (is_scan)
+  std::vector<KernelStmt> stmts;
+  // Provenance from the comments above the kernel.
+  std::vector<std::string> source_nodes;  // "Topologically Sorted Source Nodes"
+  std::vector<std::string> aten_ops;      // "Original ATen"
+  std::map<std::string, std::vector<std::string>> source_to_aten;  // "Source node to ATen node mapping"
+  FxGraph fragment;                    // "Graph fragment" nodes (post-grad FX nodes it computes)
+  std::vector<std::string> fx_nodes;   // post-grad FX nodes this kernel computes (fragment + provenance)
+  std::string source;                  // the kernel source text
+  int source_first_line = 0;           // line in the containing file of the first source line
+  std::vector<std::string> parse_errors;  // what the kernel reader could not understand
+};
+
+// ---------------------------------------------------------------- Wrapper
+
+struct Buffer {
+  std::string name;        // "buf0", "primals_1"
+  TensorMeta meta;
+  bool is_graph_input = false;
+  bool is_graph_output = false;
+  std::string alias_of;    // `buf1 = reinterpret_tensor(buf0, ...)`, `buf3 = buf2; del buf2  # reuse`
+  bool is_reuse = false;   // the alias is a memory-reuse, not a view of live data
+  SourceLoc alloc_loc;
+};
+
+struct KernelLaunch {
+  int order = 0;               // position in the wrapper's launch sequence
+  std::string kernel;          // kernel name, or the ATen op for fallbacks ("torch.ops.aten.cumsum.default")
+  bool is_fallback = false;    // ATen/extern call rather than a generated kernel
+  std::vector<std::string> args;       // argument texts
+  std::map<std::string, std::string> kwargs;
+  std::vector<std::string> results;    // `buf1 = torch.ops.aten.cumsum.default(...)` -> buf1
+  std::vector<std::string> source_nodes;  // the "Topologically Sorted Source Nodes" comment above it
+  std::string provenance_handle;       // "[Provenance debug handles] name:3"
+  SourceLoc loc;
+};
+
+struct GraphInput {
+  std::string name;
+  ValueKind kind = ValueKind::Tensor;  // Tensor, SymInt, SymFloat
+  TensorMeta meta;
+  bool is_cpu_scalar = false;          // 0-d CPU tensor: a tensorified Python float (`f64[]` on cpu)
+};
+
+// An in-place write into memory the caller owns: `copy_` into a graph input in the wrapper or
+// the FX graph, or an `in_out_ptr` argument.
+struct Mutation {
+  std::string target;      // mutated buffer / input name
+  std::string via;         // "copy_", "in_out_ptr", "mutated_arg", "fx_copy_"
+  std::string kernel;      // kernel that does it, when via a kernel argument
+  SourceLoc loc;
+};
+
+struct Provenance {
+  std::map<std::string, std::vector<std::string>> pre_to_post;      // user-level node -> post-grad nodes
+  std::map<std::string, std::vector<std::string>> post_to_pre;
+  std::map<std::string, std::vector<std::string>> kernel_to_post;   // "kernel:handle" -> post-grad nodes
+  std::map<std::string, std::vector<std::string>> post_to_kernel;
+};
+
+struct CompileFiles {
+  std::string dir;               // the compile folder (empty when only an output_code.py was given)
+  std::string output_code;       // path or empty
+  std::string fx_graph_readable;
+  std::string fx_graph_runnable;
+  std::string fx_graph_transformed;
+  std::string provenance_json;
+  std::string fx_json;           // our FX graph JSON (docs/fx-graph-json.md), when given
+  std::string run_dir;           // the run_* folder, if known
+};
+
+struct Compile {
+  std::string id;                // stable id: "model__0_forward_1.0" or the file name
+  std::string graph_kind;        // forward | backward | inference | unknown
+  int model_index = -1;          // N of model__N_
+  std::string trailing_id;       // "1.0" of model__0_forward_1.0
+  std::vector<std::string> aot_ids;  // from "# AOT ID: ['0_forward']"
+  std::string device_type;       // "cuda", "cpu" (from kernels or devices)
+  bool cpp_wrapper = false;
+  CompileFiles files;
+
+  FxGraph fx;                    // fx_graph_readable.py (or FX JSON)
+  std::vector<GraphInput> inputs;
+  std::vector<Kernel> kernels;
+  std::map<std::string, size_t> kernel_index;
+  std::vector<Buffer> buffers;
+  std::map<std::string, size_t> buffer_index;
+  std::vector<KernelLaunch> launches;
+  std::vector<Mutation> mutations;
+  std::vector<std::string> outputs;  // names returned by call()
+  Provenance provenance;
+  std::map<std::string, std::string> config;  // inductor config lines recorded in fx_graph_runnable.py
+
+  const Kernel* kernel(const std::string& name) const {
+    auto it = kernel_index.find(name);
+    return it == kernel_index.end() ? nullptr : &kernels[it->second];
+  }
+  const Buffer* buffer(const std::string& name) const {
+    auto it = buffer_index.find(name);
+    return it == buffer_index.end() ? nullptr : &buffers[it->second];
+  }
+  void add_kernel(Kernel k) {
+    kernel_index[k.name] = kernels.size();
+    kernels.push_back(std::move(k));
+  }
+  void add_buffer(Buffer b) {
+    buffer_index[b.name] = buffers.size();
+    buffers.push_back(std::move(b));
+  }
+};
+
+}  // namespace ilint

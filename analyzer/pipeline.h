@@ -1,0 +1,49 @@
+// The one-way flow: ingest -> parse -> model -> rules -> findings. (Confirmation and reports
+// come after, in analyzer/confirm and analyzer/report.)
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "analyzer/findings.h"
+#include "analyzer/ingest/ingest.h"
+#include "analyzer/model/program.h"
+#include "analyzer/util/diag.h"
+
+namespace ilint {
+
+struct AnalyzeOptions {
+  std::vector<std::string> paths;
+  int jobs = 1;                         // parser threads
+  std::vector<std::string> only_rules;  // empty: every registered rule
+  std::vector<std::string> disabled_rules;
+};
+
+struct Analysis {
+  IngestResult ingest;
+  Program program;
+  DiagSink diags;
+  std::vector<Finding> findings;
+  size_t files_read = 0;   // files that parsed into the model (0: nothing could be read -> exit 2)
+};
+
+// Reads the C++ source of one C++ kernel into `k` (params, loads, stores, casts, reductions).
+// The core has a line-pattern reader; the Clang LibTooling reader replaces it when linked in.
+using CppKernelReader = std::function<void(Kernel& k, const std::string& file, DiagSink& diags)>;
+void set_cpp_kernel_reader(CppKernelReader reader);
+const CppKernelReader& cpp_kernel_reader();
+
+// Parse stage: fills program.compiles from the ingested files. Returns the number of files read.
+size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags, int jobs);
+
+// Dynamo layer: fills program.dynamo from TORCH_LOGS text, debug.log and TORCH_TRACE, and joins
+// frames to compiles. Defined in analyzer/dynamo/.
+size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& diags);
+
+// Runs the rules over the model.
+void run_rules(const Program& program, const AnalyzeOptions& opts, std::vector<Finding>& out, DiagSink& diags);
+
+// The whole flow.
+void analyze(const AnalyzeOptions& opts, Analysis& out);
+
+}  // namespace ilint

@@ -1,0 +1,19 @@
+// Every rule of the project, registered by id (as a clang-tidy module registers its checks).
+#include <mutex>
+
+#include "analyzer/rule.h"
+
+namespace ilint {
+
+// One declaration per rule file.
+std::unique_ptr<Rule> make_reduced_precision_scan();
+
+void register_all_rules() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    auto& r = RuleRegistry::instance();
+    r.add("reduced-precision-scan", make_reduced_precision_scan);
+  });
+}
+
+}  // namespace ilint
