@@ -364,3 +364,40 @@ TEST(ClangKernel, IdenticalKernelsParseOnce) {
   EXPECT_EQ(again.loads[0].loc, all[3].loads[0].loc);
   EXPECT_EQ(diags.size(), 0u);
 }
+
+#include "analyzer/pipeline.h"
+
+TEST(ClangKernel, ThroughThePipelineTheOutputCodeParserHandsKernelsToClang) {
+  install_optional_readers();
+  AnalyzeOptions o;
+  o.paths = {(fs::path(ILINT_FIXTURES_DIR) / "s2_cpu").string()};
+  Analysis a;
+  analyze(o, a);
+  const Kernel* fwd = nullptr;
+  const Kernel* bwd = nullptr;
+  std::string fwd_file;
+  for (auto& c : a.program.compiles)
+    for (auto& k : c.kernels) {
+      if (k.name == "cpp_fused_add_expand_mul_slice_sub_view_0") {
+        fwd = &k;
+        fwd_file = c.files.output_code;
+      }
+      if (k.name == "cpp_fused__to_copy_add_expand_flip_mul_neg_slice_slice_backward_sub_sum_view_1") bwd = &k;
+    }
+  ASSERT_NE(fwd, nullptr);
+  ASSERT_NE(bwd, nullptr);
+  for (auto& d : a.diags.sorted()) EXPECT_NE(d.code, "cpp-kernel-parse") << d.message;
+  EXPECT_TRUE(fwd->parse_errors.empty());
+  // Facts only the AST gives: types of `auto` values, and the accumulator.
+  EXPECT_EQ(fwd->casts.size(), 2u);
+  ASSERT_EQ(bwd->reductions.size(), 1u);
+  EXPECT_EQ(bwd->reductions[0].accumulator_dtype, DType::F32);
+  EXPECT_EQ(bwd->reductions[0].length, 40);
+  // Lines agree with the output_code.py parser's source_first_line.
+  auto lines = lines_of(read_text(fwd_file));
+  for (auto& l : fwd->loads) {
+    ASSERT_GT(l.loc.line, 0);
+    EXPECT_NE(lines[l.loc.line - 1].find("loadu(" + l.ptr), std::string::npos) << lines[l.loc.line - 1];
+  }
+  EXPECT_NE(lines[fwd->body_loc.line - 1].find("extern \"C\""), std::string::npos);
+}
