@@ -33,6 +33,14 @@ using CppKernelReader = std::function<void(Kernel& k, const std::string& file, D
 void set_cpp_kernel_reader(CppKernelReader reader);
 const CppKernelReader& cpp_kernel_reader();
 
+// Reads the C++ wrapper of a cpp_wrapper=True compile (the text of `cpp_wrapper_src`, whose
+// line 1 is line `first_line` of `file`) into the wrapper model of `c`, and the C++ kernels it
+// defines into c.kernels. Installed by the Clang reader (analyzer/clang/); unset without it.
+using CppWrapperReader = std::function<void(Compile& c, const std::string& source, int first_line,
+                                            const std::string& file, DiagSink& diags)>;
+void set_cpp_wrapper_reader(CppWrapperReader reader);
+const CppWrapperReader& cpp_wrapper_reader();
+
 // Parse stage: fills program.compiles from the ingested files. Returns the number of files read.
 size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags, int jobs);
 

@@ -147,7 +147,10 @@ DType elem_dtype(clang::QualType t) {
 
 std::string node_text(const clang::SourceRange& r, const clang::ASTContext& ctx) {
   const auto& sm = ctx.getSourceManager();
-  auto range = clang::CharSourceRange::getTokenRange(sm.getExpansionRange(r).getAsRange());
+  // Inside a macro argument (`AOTI_TORCH_ERROR_CODE_CHECK(f(buf0, 3L))`) the written text is the
+  // argument's; elsewhere in a macro, the whole expansion.
+  auto range = clang::Lexer::makeFileCharRange(clang::CharSourceRange::getTokenRange(r), sm, ctx.getLangOpts());
+  if (range.isInvalid()) range = clang::CharSourceRange::getTokenRange(sm.getExpansionRange(r).getAsRange());
   llvm::StringRef text = clang::Lexer::getSourceText(range, sm, ctx.getLangOpts());
   std::string out;
   out.reserve(text.size());

@@ -36,7 +36,7 @@ void read_cpp_kernels_clang(const std::vector<CppKernelJob>& jobs_in, DiagSink& 
 void install_clang_kernel_reader();
 
 // What the Clang path installs into the pipeline: called once by the CLI and the test main under
-// `#ifdef ILINT_HAVE_CLANG`. Today: the C++ kernel reader.
+// `#ifdef ILINT_HAVE_CLANG`: the C++ kernel reader and the C++ wrapper reader.
 void install_optional_readers();
 
 // Parse cache statistics (for the benchmark and tests of the cache).

@@ -6,6 +6,10 @@ namespace ilint {
 
 void install_clang_kernel_reader() { set_cpp_kernel_reader(read_cpp_kernel_clang); }
 
-void install_optional_readers() { install_clang_kernel_reader(); }
+void install_optional_readers() {
+  install_clang_kernel_reader();
+  set_cpp_wrapper_reader([](Compile& c, const std::string& source, int first_line, const std::string& file,
+                            DiagSink& diags) { read_cpp_wrapper_clang(c, source, first_line, file, diags); });
+}
 
 }  // namespace ilint

@@ -175,6 +175,11 @@ struct KernelLaunch {
   std::vector<std::string> source_nodes;  // the "Topologically Sorted Source Nodes" comment above it
   std::string provenance_handle;       // "[Provenance debug handles] name:3"
   SourceLoc loc;
+  // Added for the C++ wrapper (cpp_wrapper=True): a fallback there calls an AOTI shim. `kernel`
+  // then holds the ATen op the shim names ("aten.cumsum" for `aoti_torch_cpu_cumsum`), like the
+  // Python wrapper's "torch.ops.aten.cumsum.default" but without an overload, and this holds the
+  // shim called. Empty for the Python wrapper.
+  std::string shim;
 };
 
 struct GraphInput {

@@ -14,4 +14,14 @@ CppKernelReader& reader_slot() {
 void set_cpp_kernel_reader(CppKernelReader reader) { reader_slot() = std::move(reader); }
 const CppKernelReader& cpp_kernel_reader() { return reader_slot(); }
 
+namespace {
+CppWrapperReader& wrapper_reader_slot() {
+  static CppWrapperReader r;
+  return r;
+}
+}  // namespace
+
+void set_cpp_wrapper_reader(CppWrapperReader reader) { wrapper_reader_slot() = std::move(reader); }
+const CppWrapperReader& cpp_wrapper_reader() { return wrapper_reader_slot(); }
+
 }  // namespace ilint

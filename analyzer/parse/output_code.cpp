@@ -213,6 +213,20 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
     c.add_kernel(std::move(k));
   }
 
+  // ---- cpp_wrapper=True: the wrapper and its C++ kernels are one C++ string, read by the Clang
+  // reader when it is linked in (before the get_args pass below, which fills input metadata).
+  for (const auto& s : m.stmts) {
+    if (s.def_depth != 0 || s.kind != Stmt::Assign || s.targets.empty() || s.targets[0]->kind != Expr::Name ||
+        s.targets[0]->text != "cpp_wrapper_src" || !s.value)
+      continue;
+    const Expr* src = s.value.get();
+    if (src->kind == Expr::Tuple && src->items.size() == 1) src = src->items[0].get();
+    if (src->kind != Expr::String) continue;
+    c.cpp_wrapper = true;
+    if (cpp_wrapper_reader()) cpp_wrapper_reader()(c, src->text, src->line, path, diags);
+    else diags.note("cpp-wrapper-skipped", "C++ wrapper not read: built without the Clang reader", SourceLoc{path, s.line, 1});
+  }
+
   // ---- The call function.
   std::set<std::string> inputs;
   int order = 0;

@@ -1,0 +1,607 @@
+// The Clang reader of the C++ wrapper of cpp_wrapper=True compiles (formats.md 2.8): the
+// `inductor_entry_impl` body becomes the same wrapper model the Python wrapper fills (inputs,
+// buffers, launches, outputs, mutations), and the C++ kernels defined after it become Kernels.
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "analyzer/clang/clang_common.h"
+#include "analyzer/clang/clang_reader.h"
+
+namespace ilint {
+
+namespace {
+
+using namespace clangx;
+
+const char* const kWrapperPreludeName = "/ilint-prelude/torch/csrc/inductor/cpp_wrapper/prelude.h";
+const char kKernelPrelude[] =
+#include "analyzer/clang/prelude/cpp_prefix_prelude.inc"
+    ;
+const char kWrapperPrelude[] =
+#include "analyzer/clang/prelude/cpp_wrapper_prelude.inc"
+    ;
+
+std::vector<std::string> split_lines(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string l; std::getline(ss, l);) out.push_back(l);
+  return out;
+}
+
+// Shim functions that are bookkeeping, not a computation: no KernelLaunch for them.
+bool is_bookkeeping_shim(const std::string& n) {
+  static const std::regex re(
+      R"(^aoti_torch_(empty_strided|item_\w+|get_\w+|dtype_\w+|device_type_\w+|layout_\w+|memory_format_\w+|delete_\w+|new_\w+|create_\w+|assign_\w+|check_\w+|_reinterpret_tensor|grad_mode_\w+|release_\w+|clone\w*|tensor_copy_\w*)$)");
+  return std::regex_match(n, re);
+}
+
+// aoti_torch_cpu_cumsum -> aten.cumsum; aoti_torch_cuda_mm_out -> aten.mm_out; "" otherwise.
+std::string aten_op_of_shim(const std::string& n) {
+  static const std::regex re(R"(^aoti_torch_(?:cpu|cuda|xpu|mps)_(\w+)$)");
+  std::smatch m;
+  if (std::regex_match(n, m, re)) return "aten." + m[1].str();
+  return "";
+}
+
+std::string strip_suffix(const std::string& s, const std::string& suf) {
+  if (s.size() > suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0)
+    return s.substr(0, s.size() - suf.size());
+  return s;
+}
+
+struct CommentMark {
+  int line = 0;
+  std::vector<std::string> source_nodes;
+  std::string handle;
+};
+
+class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
+ public:
+  WrapperVisitor(clang::ASTContext& ctx, Compile& c, const std::string& file, int first_line,
+                 const std::vector<std::string>& lines)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), c_(c), file_(file), first_line_(first_line), lines_(lines) {
+    static const std::regex nodes_re(R"(^\s*//\s*Topologically Sorted Source Nodes:\s*\[(.*?)\])");
+    static const std::regex handle_re(R"(^\s*//\s*\[Provenance debug handles\]\s*(.*?)\s*$)");
+    for (size_t i = 0; i < lines_.size(); ++i) {
+      std::smatch m;
+      CommentMark cm;
+      cm.line = static_cast<int>(i) + 1;
+      if (std::regex_search(lines_[i], m, nodes_re)) {
+        std::stringstream ss(m[1].str());
+        for (std::string n; std::getline(ss, n, ',');) {
+          size_t b = n.find_first_not_of(' '), e = n.find_last_not_of(' ');
+          if (b != std::string::npos) cm.source_nodes.push_back(n.substr(b, e - b + 1));
+        }
+        comments_.push_back(cm);
+      } else if (std::regex_search(lines_[i], m, handle_re)) {
+        cm.handle = m[1].str();
+        comments_.push_back(cm);
+      }
+    }
+  }
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+
+  // Kernels and launchers first (the entry calls them); walk() then reads the entry body.
+  void collect(std::vector<Kernel>& kernels_out) {
+    const clang::FunctionDecl* entry = nullptr;
+    for (auto* d : ctx_.getTranslationUnitDecl()->decls()) {
+      if (auto* ls = llvm::dyn_cast<clang::LinkageSpecDecl>(d)) {
+        for (auto* inner : ls->decls())
+          if (auto* f = llvm::dyn_cast<clang::FunctionDecl>(inner)) {
+            kernel_names_.insert(f->getName().str());
+            if (f->doesThisDeclarationHaveABody()) add_kernel_def(f, ls, kernels_out);
+          }
+      } else if (auto* ft = llvm::dyn_cast<clang::FunctionTemplateDecl>(d)) {
+        auto* f = ft->getTemplatedDecl();
+        std::string n = f->getName().str();
+        if (n.rfind("call_", 0) == 0 && f->doesThisDeclarationHaveABody()) launchers_[n] = f;
+      } else if (auto* f = llvm::dyn_cast<clang::FunctionDecl>(d)) {
+        std::string n = f->getName().str();
+        if ((n == "inductor_entry_impl" || n == "run_impl") && f->doesThisDeclarationHaveABody()) entry = f;
+        else if (n.rfind("call_", 0) == 0 && f->doesThisDeclarationHaveABody()) launchers_[n] = f;
+      } else if (auto* v = llvm::dyn_cast<clang::VarDecl>(d)) {
+        // CACHE_TORCH_DEVICE(cuda) -> cached_torch_device_type_cuda
+        std::string n = v->getName().str();
+        if (n.rfind("cached_torch_device_type_", 0) == 0 && c_.device_type.empty())
+          c_.device_type = n.substr(std::string("cached_torch_device_type_").size());
+      } else if (auto* cx = llvm::dyn_cast<clang::CXXRecordDecl>(d)) {
+        // AOTInductor: `void AOTInductorModel::run_impl(...)` is out of line; handled below.
+        (void)cx;
+      }
+    }
+    if (!entry) {
+      // AOTInductor's out-of-line member `AOTInductorModel::run_impl`.
+      for (auto* d : ctx_.getTranslationUnitDecl()->decls())
+        if (auto* m = llvm::dyn_cast<clang::CXXMethodDecl>(d))
+          if (m->getName() == "run_impl" && m->doesThisDeclarationHaveABody()) entry = m;
+    }
+    entry_ = entry;
+    found_entry = entry != nullptr;
+  }
+
+  void walk() {
+    if (!entry_) return;
+    for (auto* p : entry_->parameters()) entry_params_.insert(p->getName().str());
+    TraverseStmt(entry_->getBody());
+    finish();
+  }
+
+  bool found_entry = false;
+
+  bool VisitVarDecl(clang::VarDecl* v) {
+    if (llvm::isa<clang::ParmVarDecl>(v)) return true;
+    std::string name = v->getName().str();
+    int line = main_file_line(v->getLocation(), sm_);
+    if (!line) return true;
+    // static constexpr int64_t int_array_0[] = {8L, 1L, 5L, 15L};
+    if (v->getType()->isArrayType() && v->getInit()) {
+      if (auto* il = llvm::dyn_cast<clang::InitListExpr>(v->getInit()->IgnoreImplicit())) {
+        std::vector<std::string> elems;
+        for (unsigned i = 0; i < il->getNumInits(); ++i) {
+          const clang::Expr* e = il->getInit(i);
+          if (e->getSourceRange().isValid()) elems.push_back(node_text(e->getSourceRange(), ctx_));
+        }
+        arrays_[name] = elems;
+      }
+      return true;
+    }
+    if (!v->getInit()) return true;
+    const clang::Expr* init = strip(v->getInit());
+    auto* call = llvm::dyn_cast<clang::CallExpr>(init);
+    std::string callee = call ? callee_name(call) : "";
+    if (callee == "steal_from_raw_handles_to_raii_handles") {
+      inputs_var_ = name;
+      return true;
+    }
+    if (callee == "move" && call->getNumArgs() == 1) {
+      const clang::Expr* a = strip(call->getArg(0));
+      int64_t idx = -1;
+      if (subscript_of(a, inputs_var_, idx)) {  // auto primals_1 = std::move(inputs[0]);
+        add_input(name, idx, ValueKind::Tensor, line);
+        return true;
+      }
+      std::string src = var_name(a);
+      if (!src.empty()) {  // auto buf3 = std::move(buf2);  // reuse
+        add_alias(name, src, line, nullptr);
+        return true;
+      }
+    }
+    if (callee == "wrap_with_raii_handle_if_needed" && call->getNumArgs() == 1) {
+      auto* inner = llvm::dyn_cast<clang::CallExpr>(strip(call->getArg(0)));
+      if (inner && callee_name(inner) == "reinterpret_tensor_wrapper" && inner->getNumArgs() >= 4) {
+        add_alias(name, var_name(strip(inner->getArg(0))), line, inner);
+        return true;
+      }
+    }
+    // RAIIAtenTensorHandle buf0(buf0_handle);
+    if (auto* ce = llvm::dyn_cast<clang::CXXConstructExpr>(v->getInit()->IgnoreImplicit())) {
+      if (ce->getNumArgs() == 1) {
+        std::string h = var_name(strip(ce->getArg(0)));
+        if (!h.empty()) handle_names_[h] = name;
+      }
+    }
+    return true;
+  }
+
+  bool VisitCallExpr(clang::CallExpr* call) {
+    std::string callee = callee_name(call);
+    int line = main_file_line(call->getBeginLoc(), sm_);
+    if (!line) return true;
+    if (callee == "release") return true;
+    if (callee == "aoti_torch_empty_strided" && call->getNumArgs() >= 7) {
+      Buffer b;
+      std::string h = var_name(strip_addr(call->getArg(call->getNumArgs() - 1)));
+      b.name = strip_suffix(h, "_handle");
+      b.meta.shape = arrays_[var_name(strip(call->getArg(1)))];
+      b.meta.stride = arrays_[var_name(strip(call->getArg(2)))];
+      std::string dt = var_name(strip(call->getArg(3)));
+      b.meta.dtype = parse_dtype(strip_prefix(dt, "cached_torch_dtype_"));
+      b.meta.device = strip_prefix(var_name(strip(call->getArg(4))), "cached_torch_device_type_");
+      b.alloc_loc = loc(line);
+      if (!b.name.empty()) add_buffer(b);
+      return true;
+    }
+    static const std::regex item_re(R"(^aoti_torch_item_(\w+)$)");
+    std::smatch m;
+    if (std::regex_match(callee, m, item_re) && call->getNumArgs() == 2) {
+      // AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_item_int64(inputs[0], &arg0_1));
+      int64_t idx = -1;
+      std::string target = var_name(strip_addr(call->getArg(1)));
+      if (subscript_of(strip(call->getArg(0)), inputs_var_, idx) && !target.empty()) {
+        std::string t = m[1].str();
+        ValueKind k = t.rfind("int", 0) == 0 || t.rfind("uint", 0) == 0 ? ValueKind::SymInt
+                      : t.rfind("float", 0) == 0 || t.rfind("bfloat", 0) == 0 ? ValueKind::SymFloat
+                      : t == "bool" ? ValueKind::SymBool : ValueKind::Scalar;
+        add_input(target, idx, k, line);
+        scalar_inputs_[target] = parse_dtype(t);
+      }
+      return true;
+    }
+    if (callee == "assert_size_stride" && call->getNumArgs() >= 3) {
+      std::string n = var_name(strip(call->getArg(0)));
+      sizes_[n] = {init_list_texts(call->getArg(1)), init_list_texts(call->getArg(2))};
+      return true;
+    }
+    if (callee.rfind("aoti_torch_", 0) == 0 && !is_bookkeeping_shim(callee)) {
+      add_fallback(call, callee, line);
+      return true;
+    }
+    if (kernel_names_.count(callee)) {
+      add_kernel_launch(call, callee, callee, line, nullptr);
+      return true;
+    }
+    auto lit = launchers_.find(callee);
+    if (lit != launchers_.end()) {
+      add_kernel_launch(call, callee, callee.substr(5), line, lit->second);
+      return true;
+    }
+    return true;
+  }
+
+  // output_handles[0] = buf3.release();
+  bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* op) {
+    if (op->getOperator() == clang::OO_Equal && op->getNumArgs() == 2) on_assign(op->getArg(0), op->getArg(1));
+    return true;
+  }
+  bool VisitBinaryOperator(clang::BinaryOperator* b) {
+    if (b->getOpcode() == clang::BO_Assign) on_assign(b->getLHS(), b->getRHS());
+    return true;
+  }
+
+ private:
+  static std::string callee_name(const clang::CallExpr* call) {
+    if (auto* fd = call->getDirectCallee())
+      if (fd->getDeclName().isIdentifier()) return fd->getName().str();
+    // A call into a generic template declared for an unknown shim resolves fine; a call whose
+    // callee did not resolve keeps its written name.
+    if (auto* ul = llvm::dyn_cast<clang::UnresolvedLookupExpr>(call->getCallee()->IgnoreImplicit()))
+      return ul->getName().getAsString();
+    return "";
+  }
+
+  static std::string strip_prefix(const std::string& s, const std::string& p) {
+    return s.rfind(p, 0) == 0 ? s.substr(p.size()) : s;
+  }
+
+  static const clang::VarDecl* var_decl(const clang::Expr* e) {
+    if (!e) return nullptr;
+    e = e->IgnoreParenImpCasts();
+    // `buf4` passed where an AtenTensorHandle is expected: RAIIAtenTensorHandle's conversion operator.
+    if (auto* mc = llvm::dyn_cast<clang::CXXMemberCallExpr>(e))
+      if (llvm::isa_and_nonnull<clang::CXXConversionDecl>(mc->getMethodDecl()))
+        e = mc->getImplicitObjectArgument()->IgnoreParenImpCasts();
+    auto* dr = llvm::dyn_cast<clang::DeclRefExpr>(e);
+    return dr ? llvm::dyn_cast<clang::VarDecl>(dr->getDecl()) : nullptr;
+  }
+  static std::string var_name(const clang::Expr* e) {
+    auto* v = var_decl(e);
+    return v ? v->getName().str() : "";
+  }
+  static const clang::Expr* strip_addr(const clang::Expr* e) {
+    e = strip(e)->IgnoreParenImpCasts();
+    if (auto* u = llvm::dyn_cast<clang::UnaryOperator>(e))
+      if (u->getOpcode() == clang::UO_AddrOf) return u->getSubExpr()->IgnoreParenImpCasts();
+    return e;
+  }
+
+  // `inputs[0]` on the vector of stolen handles.
+  bool subscript_of(const clang::Expr* e, const std::string& var, int64_t& idx) const {
+    if (var.empty()) return false;
+    e = e->IgnoreParenImpCasts();
+    if (auto* oc = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e)) {
+      if (oc->getOperator() != clang::OO_Subscript || oc->getNumArgs() != 2) return false;
+      if (var_name(strip(oc->getArg(0))) != var) return false;
+      clang::Expr::EvalResult r;
+      if (!oc->getArg(1)->EvaluateAsInt(r, ctx_)) return false;
+      idx = r.Val.getInt().getExtValue();
+      return true;
+    }
+    return false;
+  }
+
+  std::vector<std::string> init_list_texts(const clang::Expr* e) const {
+    std::vector<std::string> out;
+    e = e->IgnoreImplicit();
+    if (auto* il = llvm::dyn_cast<clang::CXXStdInitializerListExpr>(e)) e = il->getSubExpr()->IgnoreImplicit();
+    if (auto* mt = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e)) e = mt->getSubExpr()->IgnoreImplicit();
+    if (auto* il = llvm::dyn_cast<clang::InitListExpr>(e))
+      for (unsigned i = 0; i < il->getNumInits(); ++i) out.push_back(node_text(il->getInit(i)->getSourceRange(), ctx_));
+    return out;
+  }
+
+  // The buffer an argument names: `(const float*)(buf0.data_ptr())` -> buf0; `buf1` -> buf1.
+  std::string arg_buffer(const clang::Expr* e) const {
+    const clang::Expr* s = strip(e)->IgnoreParenCasts();
+    if (auto* mc = llvm::dyn_cast<clang::CXXMemberCallExpr>(s)) {
+      auto* md = mc->getMethodDecl();
+      if (md && (md->getName() == "data_ptr" || md->getName() == "get"))
+        return var_name(strip(mc->getImplicitObjectArgument()));
+    }
+    if (auto* ce = llvm::dyn_cast<clang::CallExpr>(s))
+      if (callee_name(ce) == "get_data_ptr_wrapper" && ce->getNumArgs() == 1) return var_name(strip(ce->getArg(0)));
+    return var_name(s);
+  }
+
+  std::string arg_text(const clang::Expr* e) const {
+    std::string b = arg_buffer(e);
+    if (!b.empty()) return b;
+    return node_text(e->getSourceRange(), ctx_);
+  }
+
+  SourceLoc loc(int line) const { return SourceLoc{file_, first_line_ + line - 1, 1}; }
+
+  bool line_says_reuse(int line) const {
+    return line >= 1 && line <= static_cast<int>(lines_.size()) &&
+           lines_[line - 1].find("// reuse") != std::string::npos;
+  }
+
+  void add_buffer(Buffer b) {
+    if (c_.buffer_index.count(b.name)) {
+      auto& old = c_.buffers[c_.buffer_index[b.name]];
+      if (old.meta.shape.empty()) old.meta = b.meta;
+      return;
+    }
+    c_.add_buffer(std::move(b));
+  }
+
+  void add_input(const std::string& name, int64_t idx, ValueKind kind, int line) {
+    GraphInput gi;
+    gi.name = name;
+    gi.kind = kind;
+    inputs_[idx] = gi;
+    if (kind == ValueKind::Tensor) {
+      Buffer b;
+      b.name = name;
+      b.is_graph_input = true;
+      b.alloc_loc = loc(line);
+      add_buffer(b);
+    }
+  }
+
+  void add_alias(const std::string& name, const std::string& src, int line, const clang::CallExpr* reinterpret) {
+    Buffer b;
+    b.name = name;
+    b.alias_of = src;
+    b.alloc_loc = loc(line);
+    b.is_reuse = line_says_reuse(line);
+    if (const Buffer* s = c_.buffer(src)) b.meta = s->meta;
+    b.is_graph_input = false;
+    if (reinterpret) {
+      b.meta.shape = arrays_[var_name(strip(reinterpret->getArg(2)))];
+      b.meta.stride = arrays_[var_name(strip(reinterpret->getArg(3)))];
+    }
+    add_buffer(b);
+  }
+
+  void take_comments(KernelLaunch& l, int line) {
+    for (auto& cm : comments_) {
+      if (cm.line <= last_launch_line_ || cm.line >= line) continue;
+      if (!cm.source_nodes.empty()) l.source_nodes = cm.source_nodes;
+      if (!cm.handle.empty()) l.provenance_handle = cm.handle;
+    }
+    last_launch_line_ = line;
+  }
+
+  void add_fallback(const clang::CallExpr* call, const std::string& callee, int line) {
+    KernelLaunch l;
+    l.order = order_++;
+    l.is_fallback = true;
+    l.shim = callee;
+    l.kernel = callee == "aoti_torch_copy_" ? "copy_" : aten_op_of_shim(callee);
+    if (l.kernel.empty()) l.kernel = callee;
+    for (unsigned i = 0; i < call->getNumArgs(); ++i) {
+      const clang::Expr* a = call->getArg(i);
+      const clang::Expr* s = strip(a)->IgnoreParenImpCasts();
+      // `&buf2_handle`: an output handle the shim creates.
+      if (auto* u = llvm::dyn_cast<clang::UnaryOperator>(s); u && u->getOpcode() == clang::UO_AddrOf) {
+        auto* v = var_decl(u->getSubExpr());
+        if (v && v->getType().getAsString().find("AtenTensorHandle") != std::string::npos) {
+          l.results.push_back(strip_suffix(v->getName().str(), "_handle"));
+          continue;
+        }
+      }
+      l.args.push_back(arg_text(a));
+    }
+    take_comments(l, line);
+    l.loc = loc(line);
+    for (auto& r : l.results) {
+      Buffer b;
+      b.name = r;
+      b.alloc_loc = l.loc;
+      add_buffer(b);
+    }
+    if (l.kernel == "copy_" && !l.args.empty() && is_input(l.args[0]))
+      c_.mutations.push_back(Mutation{l.args[0], "copy_", "", l.loc});
+    c_.launches.push_back(std::move(l));
+  }
+
+  bool is_input(const std::string& n) const {
+    for (auto& [i, gi] : inputs_)
+      if (gi.name == n) return true;
+    return false;
+  }
+
+  void add_kernel_launch(const clang::CallExpr* call, const std::string& callee, const std::string& kname, int line,
+                         const clang::FunctionDecl* launcher) {
+    KernelLaunch l;
+    l.order = order_++;
+    l.kernel = kname;
+    l.is_fallback = false;
+    std::vector<std::string> param_names;
+    const clang::FunctionDecl* fd = launcher ? launcher : call->getDirectCallee();
+    if (fd)
+      for (auto* p : fd->parameters()) param_names.push_back(p->getName().str());
+    std::vector<std::string> bound_params;
+    for (unsigned i = 0; i < call->getNumArgs(); ++i) {
+      if (llvm::isa<clang::CXXDefaultArgExpr>(call->getArg(i))) continue;
+      std::string pn = i < param_names.size() ? param_names[i] : "";
+      std::string text = arg_text(call->getArg(i));
+      // CUDA launchers end with `device_idx_, stream_[, cubin_dir_]`: keyword-like, as the
+      // Python wrapper's `stream=stream0`.
+      if (launcher && !pn.empty() && pn.back() == '_') {
+        l.kwargs[pn.substr(0, pn.size() - 1)] = text;
+        continue;
+      }
+      l.args.push_back(text);
+      bound_params.push_back(pn);
+    }
+    take_comments(l, line);
+    l.loc = loc(line);
+    // In-place writes through kernel arguments: in_out_ptr params, and written (non-const)
+    // pointer params bound to a graph input.
+    const Kernel* k = c_.kernel(kname);
+    for (size_t i = 0; i < l.args.size(); ++i) {
+      std::string pn = i < bound_params.size() ? bound_params[i] : "";
+      bool written = false;
+      if (k && i < k->params.size()) {
+        pn = k->params[i].name;
+        written = k->params[i].is_pointer && !k->params[i].is_const;
+      } else {
+        written = pn.rfind("out_ptr", 0) == 0;
+      }
+      bool in_out = pn.rfind("in_out_ptr", 0) == 0;
+      if (in_out) c_.mutations.push_back(Mutation{l.args[i], "in_out_ptr", kname, l.loc});
+      else if (written && is_input(l.args[i]))
+        c_.mutations.push_back(Mutation{l.args[i], "mutated_arg", kname, l.loc});
+    }
+    (void)callee;
+    c_.launches.push_back(std::move(l));
+  }
+
+  void on_assign(const clang::Expr* lhs, const clang::Expr* rhs) {
+    // output_handles[i] = X.release();
+    const clang::Expr* l = lhs->IgnoreParenImpCasts();
+    auto* a = llvm::dyn_cast<clang::ArraySubscriptExpr>(l);
+    if (!a) return;
+    auto* base = var_decl(a->getBase());
+    if (!base || base->getName() != "output_handles") return;
+    clang::Expr::EvalResult r;
+    if (!a->getIdx()->EvaluateAsInt(r, ctx_)) return;
+    int64_t idx = r.Val.getInt().getExtValue();
+    const clang::Expr* s = strip(rhs)->IgnoreParenImpCasts();
+    std::string name;
+    if (auto* mc = llvm::dyn_cast<clang::CXXMemberCallExpr>(s)) name = var_name(strip(mc->getImplicitObjectArgument()));
+    if (name.empty()) name = node_text(rhs->getSourceRange(), ctx_);
+    outputs_[idx] = name;
+  }
+
+  void add_kernel_def(const clang::FunctionDecl* f, const clang::LinkageSpecDecl* ls, std::vector<Kernel>& out) {
+    std::string name = f->getName().str();
+    if (c_.kernel(name)) return;
+    int begin = main_file_line(ls->getBeginLoc(), sm_);
+    int end = main_file_line(f->getBody()->getEndLoc(), sm_);
+    if (begin <= 0 || end < begin || end > static_cast<int>(lines_.size())) return;
+    Kernel k;
+    k.name = name;
+    k.backend = KernelBackend::Cpp;
+    for (int i = begin; i <= end; ++i) k.source += lines_[i - 1] + "\n";
+    k.source_first_line = first_line_ + begin - 1;
+    k.def_loc = loc(begin);
+    out.push_back(std::move(k));
+  }
+
+  void finish() {
+    for (auto& [i, gi] : inputs_) {
+      GraphInput g = gi;
+      auto sz = sizes_.find(g.name);
+      if (sz != sizes_.end()) {
+        g.meta.shape = sz->second.first;
+        g.meta.stride = sz->second.second;
+      }
+      auto sc = scalar_inputs_.find(g.name);
+      if (sc != scalar_inputs_.end()) g.meta.dtype = sc->second;
+      bool have = false;
+      for (auto& existing : c_.inputs) have |= existing.name == g.name;
+      if (!have) c_.inputs.push_back(g);
+    }
+    for (auto& [i, n] : outputs_) {
+      c_.outputs.push_back(n);
+      if (c_.buffer_index.count(n)) c_.buffers[c_.buffer_index[n]].is_graph_output = true;
+    }
+  }
+
+  clang::ASTContext& ctx_;
+  const clang::SourceManager& sm_;
+  const clang::FunctionDecl* entry_ = nullptr;
+  Compile& c_;
+  std::string file_;
+  int first_line_;
+  const std::vector<std::string>& lines_;
+  std::vector<CommentMark> comments_;
+  int last_launch_line_ = 0;
+  int order_ = 0;
+  std::set<std::string> kernel_names_;
+  std::map<std::string, const clang::FunctionDecl*> launchers_;
+  std::set<std::string> entry_params_;
+  std::string inputs_var_;
+  std::map<std::string, std::vector<std::string>> arrays_;
+  std::map<std::string, std::string> handle_names_;
+  std::map<int64_t, GraphInput> inputs_;
+  std::map<std::string, DType> scalar_inputs_;
+  std::map<std::string, std::pair<std::vector<std::string>, std::vector<std::string>>> sizes_;
+  std::map<int64_t, std::string> outputs_;
+};
+
+}  // namespace
+
+bool read_cpp_wrapper_clang(Compile& c, const std::string& source, int first_line, const std::string& file,
+                            DiagSink& diags) {
+  c.cpp_wrapper = true;
+  std::string code = blank_includes(source);
+  // Every aoti_torch_* the wrapper names, declared generically: the shim has hundreds of
+  // functions and grows with each release; their argument types do not matter to the model.
+  std::string decls = "\n// Generated by inductor-lint: the aoti_torch_* functions this wrapper calls.\n";
+  {
+    static const std::regex id_re(R"(\baoti_torch_\w+)");
+    std::set<std::string> names;
+    for (auto it = std::sregex_iterator(code.begin(), code.end(), id_re); it != std::sregex_iterator(); ++it)
+      names.insert(it->str());
+    for (auto& n : names) decls += "template <class... A> AOTITorchError " + n + "(A&&...);\n";
+    static const std::regex cache_re(R"(CACHE_TORCH_(DTYPE|DEVICE|LAYOUT|MEMORY_FORMAT)\((\w+)\))");
+    std::set<std::string> getters;
+    for (auto it = std::sregex_iterator(code.begin(), code.end(), cache_re); it != std::sregex_iterator(); ++it) {
+      std::string kind = (*it)[1].str() == "DTYPE" ? "dtype" : (*it)[1].str() == "DEVICE" ? "device_type"
+                         : (*it)[1].str() == "LAYOUT" ? "layout" : "memory_format";
+      std::string g = "aoti_torch_" + kind + "_" + (*it)[2].str();
+      if (!names.count(g)) getters.insert(g);
+    }
+    for (auto& g : getters) decls += "int32_t " + g + "();\n";
+  }
+  std::string prelude = std::string(kKernelPrelude) + kWrapperPrelude + decls;
+  ParsedUnit pu = parse_cpp(code, kWrapperPreludeName, prelude);
+  std::vector<std::string> lines = split_lines(source);
+  bool ok = pu.errors.empty();
+  size_t shown = 0;
+  for (const auto& e : pu.errors) {
+    if (shown++ >= 5) break;
+    SourceLoc l{file, e.line > 0 && !e.in_prelude ? first_line + e.line - 1 : first_line, e.column};
+    diags.warning("cpp-wrapper-parse",
+                  "C++ wrapper of " + c.id + " does not parse with Clang: " + e.message +
+                      (e.in_prelude ? " (in inductor-lint's wrapper prelude)" : ""),
+                  l);
+  }
+  if (!pu.ast) return false;
+  std::vector<Kernel> kernels;
+  WrapperVisitor v(pu.ast->getASTContext(), c, file, first_line, lines);
+  // The kernels defined in the wrapper are read by the kernel reader (one parse each, cached) and
+  // added before the entry is walked: launches need their params.
+  v.collect(kernels);
+  for (auto& k : kernels) {
+    read_cpp_kernel_clang(k, file, diags);
+    if (c.device_type.empty()) c.device_type = "cpu";
+    c.add_kernel(std::move(k));
+  }
+  v.walk();
+  if (!v.found_entry)
+    diags.warning("cpp-wrapper-parse", "C++ wrapper of " + c.id + ": no inductor_entry_impl / run_impl found",
+                  SourceLoc{file, first_line, 1});
+  return ok && v.found_entry;
+}
+
+}  // namespace ilint
