@@ -137,7 +137,7 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
   bool VisitVarDecl(clang::VarDecl* v) {
     if (llvm::isa<clang::ParmVarDecl>(v)) return true;
     std::string name = v->getName().str();
-    int line = main_file_line(v->getLocation(), sm_);
+    int line = main_file_line(v->getBeginLoc(), sm_, &cur_col_);
     if (!line) return true;
     // static constexpr int64_t int_array_0[] = {8L, 1L, 5L, 15L};
     if (v->getType()->isArrayType() && v->getInit()) {
@@ -191,7 +191,7 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
 
   bool VisitCallExpr(clang::CallExpr* call) {
     std::string callee = callee_name(call);
-    int line = main_file_line(call->getBeginLoc(), sm_);
+    int line = main_file_line(call->getBeginLoc(), sm_, &cur_col_);
     if (!line) return true;
     if (callee == "release") return true;
     if (callee == "aoti_torch_empty_strided" && call->getNumArgs() >= 7) {
@@ -334,7 +334,9 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
     return node_text(e->getSourceRange(), ctx_);
   }
 
-  SourceLoc loc(int line) const { return SourceLoc{file_, first_line_ + line - 1, 1}; }
+  // Wrapper lines are verbatim lines of output_code.py, so columns carry over (line 1 of the
+  // string is the `r'''` line and holds no code).
+  SourceLoc loc(int line) const { return SourceLoc{file_, first_line_ + line - 1, cur_col_ > 0 ? cur_col_ : 1}; }
 
   bool line_says_reuse(int line) const {
     return line >= 1 && line <= static_cast<int>(lines_.size()) &&
@@ -502,7 +504,7 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
     k.backend = KernelBackend::Cpp;
     for (int i = begin; i <= end; ++i) k.source += lines_[i - 1] + "\n";
     k.source_first_line = first_line_ + begin - 1;
-    k.def_loc = loc(begin);
+    k.def_loc = SourceLoc{file_, first_line_ + begin - 1, 1};
     out.push_back(std::move(k));
   }
 
@@ -535,6 +537,7 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
   const std::vector<std::string>& lines_;
   std::vector<CommentMark> comments_;
   int last_launch_line_ = 0;
+  int cur_col_ = 1;  // column of the declaration or call being visited
   int order_ = 0;
   std::set<std::string> kernel_names_;
   std::map<std::string, const clang::FunctionDecl*> launchers_;

@@ -147,6 +147,8 @@ TEST(ClangWrapper, S2CpuForwardWrapperModelMatchesPythonWrapper) {
   }
   ASSERT_GT(c->launches[1].loc.line, 0);
   EXPECT_NE(lines[c->launches[1].loc.line - 1].find("aoti_torch_cpu_cumsum(buf0"), std::string::npos);
+  EXPECT_EQ(lines[c->launches[1].loc.line - 1].find("AOTI_TORCH_ERROR_CODE_CHECK") + 1,
+            static_cast<size_t>(c->launches[1].loc.column));
   ASSERT_GT(b0->alloc_loc.line, 0);
   EXPECT_NE(lines[b0->alloc_loc.line - 1].find("aoti_torch_empty_strided"), std::string::npos);
   ASSERT_FALSE(k->loads.empty());
