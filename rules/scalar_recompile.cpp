@@ -94,7 +94,11 @@ class ScalarRecompile : public Rule {
       for (const auto& u : sc.uses)
         if (u.guard_user_loc && seen.insert({u.guard_user_loc->file, u.guard_user_loc->line}).second) {
           if (!f.location.valid()) f.location = *u.guard_user_loc;
-          f.related.push_back({*u.guard_user_loc, "guarded use of the scalar (guard " + sc.source + " == " + u.value + ")"});
+          std::string vals;
+          for (const auto& w : sc.uses)
+            if (w.guard_user_loc && *w.guard_user_loc == *u.guard_user_loc && !w.value.empty())
+              vals += (vals.empty() ? "" : ", ") + w.value;
+          f.related.push_back({*u.guard_user_loc, "use of the scalar that the guards name (" + sc.source + " == " + vals + ")"});
         }
       for (const auto& u : sc.uses)
         for (const auto& d : u.literals)

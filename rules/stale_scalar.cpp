@@ -73,7 +73,15 @@ class StaleScalar : public Rule {
       for (const auto& u : sc.uses)
         if (u.literals.empty() && !u.same_artifact_as.empty()) shared.push_back(&u);
       if (unpinned.empty() && shared.empty()) continue;
-      const ScalarUse& u = !unpinned.empty() ? *unpinned.front() : *shared.front();
+      // Point at an unpinned compile whose value is known when there is one: the message can then
+      // say which value the constant was computed for.
+      const ScalarUse* first = !unpinned.empty() ? unpinned.front() : shared.front();
+      for (const auto* p : unpinned)
+        if (!p->value.empty()) {
+          first = p;
+          break;
+        }
+      const ScalarUse& u = *first;
       const ScalarUse* lit_use = &u;
       if (u.literals.empty())
         for (const auto& o : sc.uses)
