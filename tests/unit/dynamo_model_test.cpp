@@ -2,12 +2,13 @@
 // `.item()` scalar crossing into the resumed frame, and the literals derived from it.
 #include <gtest/gtest.h>
 
-#include <memory>
-
 #include <fstream>
+#include <memory>
+#include <set>
 #include <sstream>
 
 #include "analyzer/dynamo/dump.h"
+#include "analyzer/dynamo/literals.h"
 #include "analyzer/dynamo/log_line.h"
 #include "analyzer/pipeline.h"
 
@@ -95,7 +96,7 @@ TEST(DynamoModel, S1CudaItemScalarCrossing) {
     EXPECT_TRUE(u.pinned_by_guard);
     EXPECT_EQ(u.treatment, "specialized");
     ASSERT_TRUE(u.guard_user_loc);
-    EXPECT_EQ(u.guard_user_loc->line, 11);  // bc1 = 1 - 0.9 ** step
+    EXPECT_EQ(u.guard_user_loc->line, 11);                                // bc1 = 1 - 0.9 ** step
     EXPECT_TRUE(dynamo::ends_with(u.guard_user_loc->file, "/seed1.py"));  // resolved from the cut comment path
     // Literals derived from the scalar: the FX div/mul constants and the kernel constants.
     bool fx_mul = false, kernel = false;
@@ -155,10 +156,40 @@ TEST(DynamoModel, DumpIsReadable) {
   dump_dynamo_model(a->program, os);
   std::string s = os.str();
   EXPECT_NE(s.find("frame 2: torch_dynamo_resume_in_adam_step_at_10"), std::string::npos);
-  EXPECT_NE(s.find("compile 2/1_1 restart: <class 'torch._dynamo.exc.TensorifyScalarRestartAnalysis'>"), std::string::npos);
+  EXPECT_NE(s.find("compile 2/1_1 restart: <class 'torch._dynamo.exc.TensorifyScalarRestartAnalysis'>"),
+            std::string::npos);
   EXPECT_NE(s.find("graphs: model__3_inference_2.2"), std::string::npos);
   EXPECT_NE(s.find("scalar L['___stack0'] (.item())"), std::string::npos);
   EXPECT_NE(s.find("2/1_1: specialized = 2.0"), std::string::npos);
   EXPECT_NE(s.find("derived literal -0.005263157894736844"), std::string::npos);
   EXPECT_NE(s.find("== session 1"), std::string::npos);
+}
+
+// The literal scanner of the Dynamo layer reads the parsed model when the parse stage filled it,
+// and the files otherwise: both must see the same literals at the same lines.
+TEST(DynamoModel, LiteralSitesFromModelMatchFileScanner) {
+  for (const char* capture : {"s1_cuda", "s1_cpu"}) {
+    auto a = run(capture);
+    size_t checked = 0;
+    for (const auto& c : a->program.compiles) {
+      if (c.fx.nodes.empty() || c.files.fx_graph_readable.empty()) continue;
+      DiagSink d;
+      auto from_model = dynamo::fx_literals(&c, c.files.fx_graph_readable, c.graph_kind, d);
+      auto from_file = dynamo::fx_literals(nullptr, c.files.fx_graph_readable, c.graph_kind, d);
+      ASSERT_EQ(from_model.size(), from_file.size()) << c.id;
+      for (size_t i = 0; i < from_file.size(); ++i) {
+        EXPECT_EQ(from_model[i].key, from_file[i].key) << c.id;
+        EXPECT_EQ(from_model[i].text, from_file[i].text) << c.id;
+        EXPECT_EQ(from_model[i].loc.line, from_file[i].loc.line) << c.id;
+      }
+      auto k_model = dynamo::kernel_literals(&c, c.files.output_code, c.graph_kind, d);
+      auto k_file = dynamo::kernel_literals(nullptr, c.files.output_code, c.graph_kind, d);
+      std::set<std::pair<std::string, int>> a1, b1;
+      for (const auto& s : k_model) a1.insert({s.text, s.loc.line});
+      for (const auto& s : k_file) b1.insert({s.text, s.loc.line});
+      EXPECT_EQ(a1, b1) << c.id;
+      ++checked;
+    }
+    EXPECT_EQ(checked, 4u) << capture;
+  }
 }
