@@ -489,6 +489,20 @@ size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& di
     std::set<std::string> keys;
     for (const auto& m : sites)
       for (const auto& [k, s] : m) keys.insert(k);
+    // Another scalar of the same frame whose value also differs between two compiles makes that
+    // pair useless for attribution: a literal that changes could come from either.
+    auto ambiguous = [&](const std::string& ca, const std::string& cb) {
+      for (const auto& other : dm.scalars) {
+        if (&other == &sc || other.session != sc.session || other.into_frame != sc.into_frame) continue;
+        std::string oa, ob;
+        for (const auto& u : other.uses) {
+          if (u.compile_id == ca) oa = u.value;
+          if (u.compile_id == cb) ob = u.value;
+        }
+        if (!oa.empty() && !ob.empty() && oa != ob) return true;
+      }
+      return false;
+    };
     for (const auto& key : keys) {
       bool differs = false;
       for (size_t a = 0; a < sc.uses.size() && !differs; ++a)
@@ -498,6 +512,7 @@ size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& di
           double va, vb;
           if (!parse_float_literal(sc.uses[a].value, va) || !parse_float_literal(sc.uses[b].value, vb) || va == vb)
             continue;
+          if (ambiguous(sc.uses[a].compile_id, sc.uses[b].compile_id)) continue;
           if (ia->second.value != ib->second.value) differs = true;
         }
       if (!differs) continue;
