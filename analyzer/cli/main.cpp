@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "analyzer/confirm/confirm.h"
 #include "analyzer/dynamo/dump.h"
 #include "analyzer/pipeline.h"
 #ifdef ILINT_HAVE_CLANG
@@ -42,6 +43,15 @@ options:
   --disable ID            do not run this rule (repeatable)
   --fail-on LEVEL         error|warning|note|never: exit 1 when a finding is at or
                           above LEVEL (default warning)
+  --confirm-results FILE  attach recorded confirmation answers (JSON) to the findings
+
+confirm options:
+  --python PATH           the Python that has torch (default python3)
+  --device cuda|cpu       where to re-execute (default cuda)
+  --script FILE           the user's program, for scalar findings
+  --timeout S             seconds per finding (default 300)
+  --confirm-tool PATH     tools/confirm.py (default: the source tree's)
+
   --dump-model            print the model (compiles, kernels, buffers, frames) and exit
   --color / --no-color    colored text (default: when stdout is a terminal)
   --no-diagnostics        do not list input diagnostics in text output
@@ -57,6 +67,8 @@ struct CliOptions {
   bool dump_model = false;
   int color = -1;  // -1: auto
   bool diagnostics = true;
+  ilint::ConfirmOptions confirm;
+  std::string confirm_results;
 };
 
 int usage_error(const std::string& msg) {
@@ -112,6 +124,24 @@ bool parse_args(int argc, char** argv, CliOptions& o, int& rc) {
       o.analyze.disabled_rules.push_back(v);
     } else if (a == "--fail-on") {
       if (!value(o.fail_on)) return false;
+    } else if (a == "--python") {
+      if (!value(o.confirm.python)) return false;
+    } else if (a == "--device") {
+      if (!value(o.confirm.device)) return false;
+    } else if (a == "--script") {
+      if (!value(o.confirm.script)) return false;
+    } else if (a == "--confirm-tool") {
+      if (!value(o.confirm.tool)) return false;
+    } else if (a == "--confirm-results") {
+      if (!value(o.confirm_results)) return false;
+    } else if (a == "--timeout") {
+      if (!value(v)) return false;
+      try {
+        o.confirm.timeout_s = std::max(1, std::stoi(v));
+      } catch (...) {
+        rc = usage_error("--timeout needs a number of seconds");
+        return false;
+      }
     } else if (a == "--dump-model") {
       o.dump_model = true;
     } else if (a == "--color") {
@@ -177,6 +207,19 @@ int main(int argc, char** argv) {
 
   ilint::Analysis a;
   ilint::analyze(o.analyze, a);
+  if (!o.confirm_results.empty()) {
+    std::ifstream in(o.confirm_results);
+    nlohmann::json rec = nlohmann::json::parse(in, nullptr, false);
+    if (!in || rec.is_discarded()) {
+      std::cerr << "inductor-lint: cannot read confirmation results " << o.confirm_results << "\n";
+      return 2;
+    }
+    ilint::attach_recorded(a, rec, a.diags);
+  }
+  if (o.command == "confirm") {
+    if (o.confirm.device != "cuda" && o.confirm.device != "cpu") return usage_error("--device takes cuda or cpu");
+    ilint::confirm_findings(a, o.confirm);
+  }
 
   std::ofstream file;
   std::ostream* out = &std::cout;

@@ -944,11 +944,14 @@ void Parser::parse_all() {
   // Stack of (indent, def name) for enclosing_def.
   std::vector<std::pair<int, std::string>> defs;
   bool new_line = true;
+  int last_stmt_line = -1;
   while (p_ < toks_.size() && toks_[p_].kind != Tok::End) {
     const Token& t = toks_[p_];
     if (t.kind == Tok::Comment) {
       // A comment starts a new block of comments unless it follows the previous one directly.
-      bool standalone = new_line;
+      // A comment on a later line than the last statement's end stands alone even when no
+      // Newline token came between (the tokenizer emits none after a trailing comment).
+      bool standalone = new_line || t.line != last_stmt_line;
       if (standalone) {
         if (t.line != last_comment_line + 1) pending_comments.clear();
         pending_comments.push_back(t);
@@ -999,6 +1002,7 @@ void Parser::parse_all() {
     parse_statement(s);
     if (s.kind == Stmt::Def) defs.emplace_back(indent, s.name);
     m_.stmts.push_back(std::move(s));
+    last_stmt_line = e > 0 ? toks_[e - 1].line : -1;
     p_ = e;
     if (p_ < toks_.size() && toks_[p_].kind == Tok::Op && toks_[p_].text == ";") {
       ++p_;
