@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 
+_T_START = time.time()  # for timing_s.process: this process's wall time, torch import included
 PROTOCOL = 1
 TOOL = "tools/confirm.py"
 SCALAR_RULES = {"stale-scalar", "scalar-recompile"}
@@ -770,6 +771,8 @@ def main(argv=None):
                     import traceback
                     doc = answer(req, mode, "skipped", "run-failed", "%s: %s" % (type(ex).__name__, ex),
                                  traceback=traceback.format_exc()[-3000:])
+                if isinstance(doc.get("timing_s"), dict):
+                    doc["timing_s"]["process"] = round(time.time() - _T_START, 3)
                 if mode == "graph" and req.get("time_runnable") and doc.get("runnable"):
                     doc["runnable_alone"] = time_runnable_alone(doc["runnable"], req.get("python") or sys.executable,
                                                                 float(req.get("timeout_s") or 600))
