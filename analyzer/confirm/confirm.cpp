@@ -39,7 +39,8 @@ nlohmann::json confirm_request(const Finding& f, const Compile* c, const Confirm
   r["device"] = o.device;
   r["seeds"] = o.seeds;
   r["timeout_s"] = o.timeout_s;
-  if (!o.script.empty()) r["script"] = o.script;
+  if (!o.script.empty())
+    r["script"] = {{"path", o.script}, {"args", nlohmann::json::array()}, {"backends", {"eager", "aot_eager", "inductor"}}};
   return r;
 }
 
@@ -113,9 +114,36 @@ nlohmann::json run_confirm_tool(const nlohmann::json& request, const ConfirmOpti
   if (timed_out) return skipped("timeout", "no answer within " + std::to_string(o.timeout_s) + " s");
   nlohmann::json ans = nlohmann::json::parse(out, nullptr, false);
   if (ans.is_discarded() || !ans.is_object())
-    return skipped("bad-answer", "the tool's output is not a JSON object (exit status " +
+    return skipped("run-failed", "the tool's output is not a JSON object (exit status " +
                                      std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")");
   return ans;
+}
+
+std::string recompute_graph_verdict(const nlohmann::json& answer) {
+  if (!answer.is_object() || answer.value("mode", "") != "graph" || !answer.contains("seeds") ||
+      !answer["seeds"].is_array())
+    return "";
+  // torch._dynamo.utils.same() with an fp64 reference, per output: outputs that agree with eager
+  // (allclose) say nothing; one that differs passes when its fp64 RMSE is at most
+  // multiplier * eager's fp64 RMSE + tol/10. Any failing output confirms the finding.
+  bool any_differs = false, any_fails = false, any_output = false;
+  for (const auto& seed : answer["seeds"]) {
+    if (!seed.is_object() || !seed.contains("outputs") || !seed["outputs"].is_array()) continue;
+    for (const auto& o : seed["outputs"]) {
+      if (!o.is_object() || !o.contains("eager_vs_fp64") || !o.contains("compiled_vs_fp64")) continue;
+      any_output = true;
+      if (o.value("allclose", false)) continue;
+      any_differs = true;
+      double eager = o["eager_vs_fp64"].value("rmse", 0.0);
+      double compiled = o["compiled_vs_fp64"].value("rmse", 0.0);
+      double mult = o.value("multiplier", 2.0);
+      double tol = o.value("tol", 1e-4);
+      if (compiled > mult * eager + tol / 10) any_fails = true;
+    }
+  }
+  if (!any_output) return "";
+  if (any_fails) return "confirmed";
+  return any_differs ? "precision-artifact" : "not-reproduced";
 }
 
 void attach_confirmation(Finding& f, const nlohmann::json& answer) {
@@ -125,6 +153,12 @@ void attach_confirmation(Finding& f, const nlohmann::json& answer) {
     return;
   }
   f.confirmation = answer;
+  // The verdict is recomputed here from the numbers, so a tool and analyzer that disagree on the
+  // rule are caught rather than trusted.
+  std::string again = recompute_graph_verdict(answer);
+  if (!again.empty()) f.confirmation["verdict_recomputed"] = again;
+  if (!again.empty() && again != answer["verdict"].get<std::string>())
+    f.confirmation["verdict_mismatch"] = true;
   if (!f.confirmation.contains("summary")) {
     std::string s = answer.value("detail", nlohmann::json()).is_string() ? answer["detail"].get<std::string>() : "";
     if (answer.contains("reason") && answer["reason"].is_string())

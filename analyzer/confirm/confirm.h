@@ -27,6 +27,10 @@ nlohmann::json confirm_request(const Finding& f, const Compile* c, const Confirm
 // why (no interpreter, timeout, unreadable answer). Never throws.
 nlohmann::json run_confirm_tool(const nlohmann::json& request, const ConfirmOptions& o);
 
+// The verdict of a graph-mode answer, recomputed from its per-output numbers with same()'s rule;
+// empty when the answer carries no numbers.
+std::string recompute_graph_verdict(const nlohmann::json& answer);
+
 // Validates an answer and stores it in f.confirmation; a malformed answer becomes `skipped`
 // with reason "bad-answer".
 void attach_confirmation(Finding& f, const nlohmann::json& answer);

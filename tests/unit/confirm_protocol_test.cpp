@@ -52,7 +52,8 @@ TEST(ConfirmProtocol, GarbageAnswerIsSkippedAsBadAnswer) {
   o.python = "/bin/sh";
   o.tool = tool_script(t, "cat >/dev/null; echo not json\n");
   auto ans = run_confirm_tool(nlohmann::json{{"protocol", 1}}, o);
-  EXPECT_EQ(ans["reason"], "bad-answer");
+  EXPECT_EQ(ans["verdict"], "skipped");
+  EXPECT_EQ(ans["reason"], "run-failed");  // docs/confirm-protocol.md: no parsable answer
   Finding f;
   attach_confirmation(f, nlohmann::json{{"verdict", "definitely"}});
   EXPECT_EQ(f.confirmation["verdict"], "skipped");
