@@ -47,6 +47,7 @@ struct FrameCompile {
   std::vector<std::pair<std::string, std::string>> symbol_sources;  // (symbol, source)
   std::vector<std::string> specializations;    // "zf2=2.0" from symbolic_shape_specialization
   bool has_graph = false;                      // dynamo produced a graph (output graph / guards seen)
+  std::vector<std::string> sym_exprs;          // the Dynamo graph's symbolic float/int expressions (Sym(...))
   std::string backend_hint;                    // "inductor" when a compile folder or output code was seen
 };
 
