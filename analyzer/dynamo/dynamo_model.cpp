@@ -187,7 +187,8 @@ void add_sym_derived(ScalarCrossing& sc, const std::vector<std::map<std::string,
         d.user_loc = s.user_loc;
         d.user_code = s.user_code;
         d.compile_dir = fs::path(s.loc.file).parent_path().string();
-        d.other_values.push_back(e + " at " + u.symbol + "=" + u.value);
+        d.derived_by = "sym_expr";
+        d.expr = e + " at " + u.symbol + "=" + u.value;
         u.literals.push_back(std::move(d));
         break;
       }
@@ -519,8 +520,11 @@ size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& di
 
   // Literals that derive from each scalar: align the compiles of the frame and keep the literals
   // whose value changes with the scalar's value.
-  for (auto& sc : dm.scalars) {
-    std::vector<std::map<std::string, LiteralSite>> sites(sc.uses.size());
+  std::vector<std::vector<std::map<std::string, LiteralSite>>> all_sites(dm.scalars.size());
+  for (size_t sci = 0; sci < dm.scalars.size(); ++sci) {
+    ScalarCrossing& sc = dm.scalars[sci];
+    auto& sites = all_sites[sci];
+    sites.resize(sc.uses.size());
     size_t with_code = 0;
     for (size_t i = 0; i < sc.uses.size(); ++i) {
       for (const auto& dir : sc.uses[i].compile_dirs) {
@@ -539,7 +543,6 @@ size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& di
       }
       if (!sites[i].empty()) ++with_code;
     }
-    add_sym_derived(sc, sites, dm);
     if (with_code < 2) continue;
     std::set<std::string> keys;
     for (const auto& m : sites)
@@ -595,6 +598,9 @@ size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& di
       }
     }
   }
+  // Then, for dynamic unpinned compiles, literals equal to a symbolic value at the hint (after the
+  // alignment, which gives the better evidence: the same literal in the other compiles).
+  for (size_t sci = 0; sci < dm.scalars.size(); ++sci) add_sym_derived(dm.scalars[sci], all_sites[sci], dm);
   // One artifact serving several values: identical output code for compiles with different values.
   for (auto& sc : dm.scalars)
     for (size_t b = 0; b < sc.uses.size(); ++b)

@@ -94,6 +94,8 @@ struct DerivedLiteral {
   std::string user_code;
   std::string compile_dir;    // compile folder it was read from
   std::vector<std::string> other_values;  // the same literal in the other compiles ("cid=value")
+  std::string derived_by = "alignment";   // alignment (changes across compiles) | sym_expr (equals expr at hint)
+  std::string expr;                       // for sym_expr: "-(FloatTrueDiv(0.001, ...)) at zf2=2.0"
 };
 
 struct ScalarUse {

@@ -124,6 +124,27 @@ TEST(ScalarRecompile, FiresOnS1CapturesNamingItemLineAndResumedFrame) {
   }
 }
 
+// A real capture that runs 10 steps (fixtures/s1_cuda_limit, TORCH_LOGS text only): 8 compiles, then
+// "hit config.recompile_limit (8)" and eager.
+TEST(ScalarRecompile, ReportsTheRecompileLimitReached) {
+  auto a = run_path(kFixtures + "/s1_cuda_limit");
+  const Frame* resume = a->program.dynamo.frame(0, 2);
+  ASSERT_NE(resume, nullptr);
+  EXPECT_TRUE(resume->fell_back_to_eager);
+  EXPECT_EQ(resume->skip_reason, "recompile_limit reached");
+  EXPECT_EQ(a->program.dynamo.recompile_limit, 8);
+  EXPECT_FALSE(a->program.dynamo.recompile_limit_hits.empty());
+  auto rec = by_rule(*a, "scalar-recompile");
+  ASSERT_EQ(rec.size(), 1u);
+  const Finding& f = *rec[0];
+  EXPECT_EQ(f.evidence["compiles"].size(), 8u);
+  EXPECT_NE(f.message.find("2/7 = 8.0"), std::string::npos) << f.message;
+  EXPECT_NE(f.message.find("recompile_limit (8) was reached and the frame now runs in eager"), std::string::npos)
+      << f.message;
+  EXPECT_TRUE(f.evidence["recompile_limit_reached"].get<bool>());
+  EXPECT_TRUE(by_rule(*a, "stale-scalar").empty());
+}
+
 TEST(ScalarRules, NeitherRuleOnCaptureScalarOutputsOrCleanCaptures) {
   for (const char* c : {"s1_cuda_capture", "s2_cuda", "s2_cpu", "s2_cuda_emulate", "prec_cumsum_bf16",
                         "prec_cumsum_bf16_fp32acc", "prec_cumsum_fp32", "prec_softmax_bf16", "clean_resnet",
@@ -136,9 +157,9 @@ TEST(ScalarRules, NeitherRuleOnCaptureScalarOutputsOrCleanCaptures) {
 
 TEST(ScalarRules, WholeFixturesFolderKeepsCapturesApart) {
   auto a = run_path(kFixtures);
-  // s1_cuda, s1_cpu, s1_dynfloat_3, s1_dynfloat_dyn: one finding each, although two pairs share
-  // the same user file and line.
-  EXPECT_EQ(by_rule(*a, "scalar-recompile").size(), 4u);
+  // s1_cuda, s1_cpu, s1_cuda_limit, s1_dynfloat_3, s1_dynfloat_dyn: one finding each, although
+  // several share the same user file and line.
+  EXPECT_EQ(by_rule(*a, "scalar-recompile").size(), 5u);
   EXPECT_TRUE(by_rule(*a, "stale-scalar").empty());
 }
 
@@ -173,6 +194,32 @@ TEST(StaleScalar, FiresOnDerivedUnpinnedS1Cuda) {
   EXPECT_NE(f.fix.find("capture_scalar_outputs = True"), std::string::npos);
   // Without pins there is no per-value specialization to report.
   EXPECT_TRUE(by_rule(*a, "scalar-recompile").empty());
+  fs::remove_all(dir);
+}
+
+// The single-compile path: the same derived fixture with the compile folders of 2/0 and 2/2 deleted,
+// so compile 2/1 (scalar dynamic at first, zf2 = 2.0) is the only one with Inductor code and nothing
+// can be aligned. Its literals are recognised as the Dynamo graph's Sym(...) values at the hint.
+TEST(StaleScalar, FiresOnSingleDynamicCompileBySymbolicValue) {
+  size_t removed = 0;
+  fs::path dir = derive_unpinned_s1_cuda(removed);
+  std::vector<fs::path> doomed;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_directory() && (e.path().filename() == "model__1_inference_1.1" || e.path().filename() == "model__4_inference_3.3"))
+      doomed.push_back(e.path());
+  size_t deleted = 0;
+  for (const auto& p : doomed) deleted += fs::remove_all(p) > 0;
+  ASSERT_EQ(deleted, 2u);
+  auto a = run_path(dir.string());
+  auto stale = by_rule(*a, "stale-scalar");
+  ASSERT_EQ(stale.size(), 1u);
+  const Finding& f = *stale[0];
+  EXPECT_EQ(f.evidence["derived_by"], "sym_expr");
+  EXPECT_NE(f.location.file.find("model__3_inference_2.2"), std::string::npos) << f.location.file;
+  std::string lit = f.evidence["literal"];
+  EXPECT_NE(line_of(f.location.file, f.location.line).find(lit), std::string::npos);
+  EXPECT_NE(std::string(f.evidence["sym_expr"]).find("zf2=2.0"), std::string::npos);
+  EXPECT_NE(f.message.find("2.0 when compiled"), std::string::npos) << f.message;
   fs::remove_all(dir);
 }
 
