@@ -451,8 +451,11 @@ size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& di
           u.cache_event = c.cache_events.find("_cache_hit") != std::string::npos ? c.cache_events : "";
           for (const auto& g : c.guards) {
             if (local_name_of(g.source) != local) continue;
+            // Only a comparison with a number pins the value: `L['s'] == ___as_tensor(L['s']).item()`
+            // (a dynamic float's self-consistency guard) pins nothing.
+            double gv;
             if ((g.kind == "EQUALS_MATCH" || g.kind == "LAMBDA_GUARD" || g.kind == "CONSTANT_MATCH") &&
-                !g.value.empty()) {
+                parse_float_literal(g.value, gv)) {
               u.pinned_by_guard = true;
               if (u.value.empty()) u.value = g.value, u.value_source = "guard";
               u.guards.push_back(g.kind + ": " + g.expr);
@@ -464,7 +467,8 @@ size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& di
           for (const auto& o : fr.compiles)
             for (const auto& reason : o.recompile_reasons) {
               auto f = parse_guard_failure(reason);
-              if (!f || local_name_of(f->source) != local) continue;
+              double fv;
+              if (!f || local_name_of(f->source) != local || !parse_float_literal(f->value, fv)) continue;
               auto fid = parse_compile_id(f->compile_id);
               if (!fid || fid->frame_compile_id != c.frame_compile_id) continue;
               if (!u.pinned_by_guard) {

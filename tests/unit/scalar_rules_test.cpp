@@ -156,11 +156,19 @@ TEST(ScalarRules, NeitherRuleOnCaptureScalarOutputsOrCleanCaptures) {
 }
 
 TEST(ScalarRules, WholeFixturesFolderKeepsCapturesApart) {
-  auto a = run_path(kFixtures);
-  // s1_cuda, s1_cpu, s1_cuda_limit, s1_dynfloat_3, s1_dynfloat_dyn: one finding each, although
-  // several share the same user file and line.
-  EXPECT_EQ(by_rule(*a, "scalar-recompile").size(), 5u);
-  EXPECT_TRUE(by_rule(*a, "stale-scalar").empty());
+  // Analysing all captures at once gives the same findings as analysing each capture alone, although
+  // several captures share user file and line (s1_cuda and its cpp_wrapper twin, ...).
+  auto all = run_path(kFixtures);
+  size_t recompile = 0, stale = 0;
+  for (const auto& e : fs::directory_iterator(kFixtures)) {
+    if (!e.is_directory()) continue;
+    auto one = run_path(e.path().string());
+    recompile += by_rule(*one, "scalar-recompile").size();
+    stale += by_rule(*one, "stale-scalar").size();
+  }
+  EXPECT_GE(recompile, 5u);
+  EXPECT_EQ(by_rule(*all, "scalar-recompile").size(), recompile);
+  EXPECT_EQ(by_rule(*all, "stale-scalar").size(), stale);
 }
 
 TEST(StaleScalar, FiresOnDerivedUnpinnedS1Cuda) {
@@ -195,6 +203,33 @@ TEST(StaleScalar, FiresOnDerivedUnpinnedS1Cuda) {
   // Without pins there is no per-value specialization to report.
   EXPECT_TRUE(by_rule(*a, "scalar-recompile").empty());
   fs::remove_all(dir);
+}
+
+// Real reproductions of the pytorch#185382 mechanism on torch 2.11 (tools/capture_scripts/stale_scalar.py,
+// captured on the H200): a float argument becomes dynamic on its 2nd value, its clamp bound / norm eps
+// is baked, and the artifact is reused; the captures' own runs measured eager-vs-inductor divergence
+// from the 3rd value on. stale_clamp_nocache is the same program with caches disabled: every value
+// recompiles under its own guard, no divergence (the run measured 4.8e-7), so only scalar-recompile.
+TEST(StaleScalar, FiresOnRealStaleCaptures) {
+  for (const char* c : {"stale_clamp", "stale_clamp_cpu", "stale_rms_norm"}) {
+    auto a = run_path(kFixtures + "/" + c);
+    auto stale = by_rule(*a, "stale-scalar");
+    ASSERT_EQ(stale.size(), 1u) << c;
+    const Finding& f = *stale[0];
+    EXPECT_EQ(f.severity, Severity::Error);
+    std::string lit = f.evidence["literal"];
+    EXPECT_NE(line_of(f.location.file, f.location.line).find(lit), std::string::npos)
+        << c << " " << f.location.file << ":" << f.location.line;
+    EXPECT_NE(f.message.find("no guard of that compile pins the scalar"), std::string::npos) << f.message;
+    EXPECT_NE(f.message.find("L['s']"), std::string::npos);
+    bool user_line = false;
+    for (const auto& r : f.related) user_line |= dynamo::ends_with(r.loc.file, "stale_scalar.py");
+    EXPECT_TRUE(user_line) << c;
+    EXPECT_TRUE(by_rule(*a, "scalar-recompile").empty()) << c;  // it went dynamic after the 2nd value
+  }
+  auto nc = run_path(kFixtures + "/stale_clamp_nocache");
+  EXPECT_TRUE(by_rule(*nc, "stale-scalar").empty());
+  EXPECT_EQ(by_rule(*nc, "scalar-recompile").size(), 1u);
 }
 
 // The single-compile path: the same derived fixture with the compile folders of 2/0 and 2/2 deleted,
