@@ -1,15 +1,13 @@
 // Rules scalar-recompile and stale-scalar, end to end (ilint::analyze) on the real captures.
 //
-// No real stale-scalar capture exists yet on torch 2.11 (the seed bug does not reproduce there;
-// see /work/shared/docs/mechanisms.md §1.5 and the captures README). The positive test therefore
-// uses a DERIVED fixture made at test time from the real s1_cuda capture by deleting, and only
+// Real stale-scalar captures (fixtures/stale_*) are tested below. The seed repro itself (s1_*) does
+// not reproduce on 2.11, so a second positive uses a DERIVED fixture made at test time from the real s1_cuda capture by deleting, and only
 // deleting, the lines that pin the `.item()` scalar in each compile: the EQUALS_MATCH / LAMBDA_GUARD
 // guard lines on L['___stack0'] and the recompile-reason lines naming them, in both stderr.txt and
 // the TORCH_TRACE payloads. Everything else (compile folders, kernels, literals, the ShapeEnv-only
 // guards, the symbol specializations) is the real output. That is the state pytorch#185382
 // describes on 2.12/2.13: the constant is baked and only a ShapeEnv guard, dropped before the
-// Dynamo guard tree, protected it. If a real capture named fixtures/stale_* appears, a test of it
-// belongs here.
+// Dynamo guard tree, protected it.
 #include <gtest/gtest.h>
 
 #include <memory>
