@@ -52,6 +52,11 @@ class ScalarRecompile : public Rule {
     for (const auto& sc : dm.scalars) {
       if (sc.produced_by == "stack value") continue;  // not known to be a scalar from user code
       if (pinned_values(sc).size() < 2) continue;
+      // A later compile that takes the scalar dynamically (automatic dynamic after the 2nd value)
+      // stopped the per-value recompiles: not this rule's pattern (stale-scalar looks at it).
+      bool went_dynamic = false;
+      for (const auto& u : sc.uses) went_dynamic |= u.guards_logged && !u.pinned_by_guard && u.treatment == "dynamic";
+      if (went_dynamic) continue;
       std::string key = sc.capture + "|" + sc.into_function + "|" + sc.local_name + "|" + sc.origin.file + ":" + std::to_string(sc.origin.line);
       sessions_of[key].insert(sc.session);
       auto it = best.find(key);

@@ -105,7 +105,8 @@ class StaleScalar : public Rule {
                     ") and no guard of that compile pins the scalar" +
                     (u.dynamic_input ? " (it is a dynamic graph input, but this literal is not recomputed from it)" : "") +
                     ", so calls with other values run with the stale constant" +
-                    (others.empty() ? "" : " (the same literal in the other compiles: " + others + ")");
+                    (others.empty() ? "" : " (the same literal in the other compiles: " + others + ")") +
+                    (lit->expr.empty() ? "" : " (it equals the graph's symbolic value " + lit->expr + ")");
       } else {
         f.message = "compile " + frame_compile_of(u.compile_id) + " of `" + sc.into_function + "` (scalar " + sc.source +
                     " = " + u.value + ") reuses the artifact of compile " + frame_compile_of(u.same_artifact_as) +
@@ -138,6 +139,8 @@ class StaleScalar : public Rule {
                     {"literal_key", lit->key},
                     {"literal_loc", lit->loc.file + ":" + std::to_string(lit->loc.line)},
                     {"other_values", lit->other_values},
+                    {"derived_by", lit->derived_by},
+                    {"sym_expr", lit->expr},
                     {"case", unpinned.empty() ? "cached-artifact" : "unpinned"},
                     {"compiles", compiles}};
       f.fingerprint_key = sc.into_function + "|" + sc.local_name + "|" + lit->key;

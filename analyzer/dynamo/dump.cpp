@@ -91,6 +91,7 @@ void dump_dynamo_model(const Program& program, std::ostream& os) {
              << (d.target.empty() ? "" : " " + d.target) << ") at " << loc_str(d.loc);
           if (d.user_loc) os << " <- " << loc_str(*d.user_loc);
           if (!d.other_values.empty()) os << "; elsewhere " << join(d.other_values);
+          if (!d.expr.empty()) os << "; equals " << d.expr;
           os << "\n";
         }
       }

@@ -16,6 +16,7 @@
 
 #include "analyzer/dynamo/literals.h"
 #include "analyzer/dynamo/readers.h"
+#include "analyzer/dynamo/sym_eval.h"
 #include "analyzer/pipeline.h"
 
 namespace ilint {
@@ -84,6 +85,7 @@ void merge_into(CompileFacts& dst, const CompileFacts& src) {
   for (const auto& s : src.specializations) add_unique(dst.specializations, s);
   for (const auto& s : src.shape_env_guards) add_unique(dst.shape_env_guards, s);
   if (dst.graph_inputs.empty()) dst.graph_inputs = src.graph_inputs;
+  for (const auto& e : src.sym_exprs) add_unique(dst.sym_exprs, e);
   dst.has_graph = dst.has_graph || src.has_graph;
   dst.frame_skipped = dst.frame_skipped || src.frame_skipped;
 }
@@ -140,6 +142,58 @@ bool input_is_local(const std::string& input, const std::string& local) {
 std::string annotation_of(const std::string& input) {
   auto colon = input.find(": ");
   return colon == std::string::npos ? "" : input.substr(colon + 2);
+}
+
+// A compile that takes the scalar as a dynamic input and is not pinned by a guard: a literal of its
+// code that equals one of its Dynamo graph's symbolic expressions of the scalar, evaluated at the
+// scalar's hint, was computed from the hint and baked in (the tensorify pass's guard_scalar).
+void add_sym_derived(ScalarCrossing& sc, const std::vector<std::map<std::string, LiteralSite>>& sites,
+                     const DynamoModel& dm) {
+  const Frame* fr = dm.frame(sc.session, sc.into_frame);
+  if (!fr) return;
+  for (size_t i = 0; i < sc.uses.size(); ++i) {
+    ScalarUse& u = sc.uses[i];
+    double hint;
+    if (u.pinned_by_guard || u.symbol.empty() || !parse_float_literal(u.value, hint) || sites[i].empty()) continue;
+    // The expressions of this compile (and of its restarted attempts: same frame compile).
+    const FrameCompile* self = nullptr;
+    for (const auto& c : fr->compiles)
+      if (c.compile_id == u.compile_id) self = &c;
+    if (!self) continue;
+    std::vector<std::pair<std::string, double>> values;
+    for (const auto& c : fr->compiles) {
+      if (c.frame_compile_id != self->frame_compile_id) continue;
+      for (const auto& e : c.sym_exprs) {
+        auto names = sym_expr_symbols(e);
+        if (std::find(names.begin(), names.end(), u.symbol) == names.end()) continue;
+        if (auto v = eval_sym_expr(e, {{u.symbol, hint}}); v && std::isfinite(*v)) values.push_back({e, *v});
+      }
+    }
+    for (const auto& [key, s] : sites[i]) {
+      bool have = false;
+      for (const auto& d : u.literals) have |= d.key == key;
+      if (have) continue;
+      for (const auto& [e, v] : values) {
+        if (std::fabs(s.value - v) > 1e-12 * std::max(1.0, std::fabs(v))) continue;
+        if (std::fabs(v) == hint || v == 0.0) continue;  // the hint itself, or 0, proves nothing
+        DerivedLiteral d;
+        d.where = s.where;
+        d.text = s.text;
+        d.value = s.value;
+        d.key = key;
+        d.node = s.node;
+        d.target = s.target;
+        d.loc = s.loc;
+        d.user_loc = s.user_loc;
+        d.user_code = s.user_code;
+        d.compile_dir = fs::path(s.loc.file).parent_path().string();
+        d.derived_by = "sym_expr";
+        d.expr = e + " at " + u.symbol + "=" + u.value;
+        u.literals.push_back(std::move(d));
+        break;
+      }
+    }
+  }
 }
 
 struct FolderInfo {
@@ -287,6 +341,7 @@ size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& di
       fc.symbol_sources = c.symbol_sources;
       fc.specializations = c.specializations;
       fc.graph_inputs = c.graph_inputs;
+      fc.sym_exprs = c.sym_exprs;
       fc.has_graph = c.has_graph;
       fc.log_loc = c.first_loc;
       for (size_t i = 0; i < c.cache_events.size(); ++i)
@@ -396,8 +451,11 @@ size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& di
           u.cache_event = c.cache_events.find("_cache_hit") != std::string::npos ? c.cache_events : "";
           for (const auto& g : c.guards) {
             if (local_name_of(g.source) != local) continue;
+            // Only a comparison with a number pins the value: `L['s'] == ___as_tensor(L['s']).item()`
+            // (a dynamic float's self-consistency guard) pins nothing.
+            double gv;
             if ((g.kind == "EQUALS_MATCH" || g.kind == "LAMBDA_GUARD" || g.kind == "CONSTANT_MATCH") &&
-                !g.value.empty()) {
+                parse_float_literal(g.value, gv)) {
               u.pinned_by_guard = true;
               if (u.value.empty()) u.value = g.value, u.value_source = "guard";
               u.guards.push_back(g.kind + ": " + g.expr);
@@ -409,7 +467,8 @@ size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& di
           for (const auto& o : fr.compiles)
             for (const auto& reason : o.recompile_reasons) {
               auto f = parse_guard_failure(reason);
-              if (!f || local_name_of(f->source) != local) continue;
+              double fv;
+              if (!f || local_name_of(f->source) != local || !parse_float_literal(f->value, fv)) continue;
               auto fid = parse_compile_id(f->compile_id);
               if (!fid || fid->frame_compile_id != c.frame_compile_id) continue;
               if (!u.pinned_by_guard) {
@@ -465,8 +524,11 @@ size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& di
 
   // Literals that derive from each scalar: align the compiles of the frame and keep the literals
   // whose value changes with the scalar's value.
-  for (auto& sc : dm.scalars) {
-    std::vector<std::map<std::string, LiteralSite>> sites(sc.uses.size());
+  std::vector<std::vector<std::map<std::string, LiteralSite>>> all_sites(dm.scalars.size());
+  for (size_t sci = 0; sci < dm.scalars.size(); ++sci) {
+    ScalarCrossing& sc = dm.scalars[sci];
+    auto& sites = all_sites[sci];
+    sites.resize(sc.uses.size());
     size_t with_code = 0;
     for (size_t i = 0; i < sc.uses.size(); ++i) {
       for (const auto& dir : sc.uses[i].compile_dirs) {
@@ -540,6 +602,9 @@ size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& di
       }
     }
   }
+  // Then, for dynamic unpinned compiles, literals equal to a symbolic value at the hint (after the
+  // alignment, which gives the better evidence: the same literal in the other compiles).
+  for (size_t sci = 0; sci < dm.scalars.size(); ++sci) add_sym_derived(dm.scalars[sci], all_sites[sci], dm);
   // One artifact serving several values: identical output code for compiles with different values.
   for (auto& sc : dm.scalars)
     for (size_t b = 0; b < sc.uses.size(); ++b)

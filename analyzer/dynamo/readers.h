@@ -34,6 +34,7 @@ struct CompileFacts {
   std::vector<std::string> specializations;    // "zf2=2.0"
   std::vector<std::string> shape_env_guards;   // "Eq(zf2, 2.0)"
   std::vector<std::string> graph_inputs;       // "L_stack0_: f64[][]cpu" from the Dynamo graph
+  std::vector<std::string> sym_exprs;          // "-(FloatTrueDiv(0.001, 1.0 - FloatPow(0.9, zf2)))" from Sym(...) annotations
   bool has_graph = false;
   bool frame_skipped = false;
   SourceLoc first_loc;                         // first line that named this compile

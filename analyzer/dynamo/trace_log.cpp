@@ -164,6 +164,16 @@ class TraceReader {
     }
     if (kind == "dynamo_output_graph") {
       c.has_graph = true;
+      // Symbolic values the graph computes: `pow_1: "Sym(FloatPow(0.9, zf2))" = 0.9 ** item`.
+      for (const auto& l : payload_) {
+        size_t i = 0;
+        while ((i = l.find("\"Sym(", i)) != std::string::npos) {
+          size_t e = l.find(")\"", i);
+          if (e == std::string::npos) break;
+          add_unique(c.sym_exprs, l.substr(i + 5, e - i - 5));
+          i = e;
+        }
+      }
       for (const auto& l : payload_) {
         std::string t = trim(l);
         if (!starts_with(t, "def forward(self")) continue;

@@ -47,6 +47,7 @@ struct FrameCompile {
   std::vector<std::pair<std::string, std::string>> symbol_sources;  // (symbol, source)
   std::vector<std::string> specializations;    // "zf2=2.0" from symbolic_shape_specialization
   bool has_graph = false;                      // dynamo produced a graph (output graph / guards seen)
+  std::vector<std::string> sym_exprs;          // the Dynamo graph's symbolic float/int expressions (Sym(...))
   std::string backend_hint;                    // "inductor" when a compile folder or output code was seen
 };
 
@@ -93,6 +94,8 @@ struct DerivedLiteral {
   std::string user_code;
   std::string compile_dir;    // compile folder it was read from
   std::vector<std::string> other_values;  // the same literal in the other compiles ("cid=value")
+  std::string derived_by = "alignment";   // alignment (changes across compiles) | sym_expr (equals expr at hint)
+  std::string expr;                       // for sym_expr: "-(FloatTrueDiv(0.001, ...)) at zf2=2.0"
 };
 
 struct ScalarUse {

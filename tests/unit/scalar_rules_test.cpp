@@ -1,15 +1,13 @@
 // Rules scalar-recompile and stale-scalar, end to end (ilint::analyze) on the real captures.
 //
-// No real stale-scalar capture exists yet on torch 2.11 (the seed bug does not reproduce there;
-// see /work/shared/docs/mechanisms.md §1.5 and the captures README). The positive test therefore
-// uses a DERIVED fixture made at test time from the real s1_cuda capture by deleting, and only
+// Real stale-scalar captures (fixtures/stale_*) are tested below. The seed repro itself (s1_*) does
+// not reproduce on 2.11, so a second positive uses a DERIVED fixture made at test time from the real s1_cuda capture by deleting, and only
 // deleting, the lines that pin the `.item()` scalar in each compile: the EQUALS_MATCH / LAMBDA_GUARD
 // guard lines on L['___stack0'] and the recompile-reason lines naming them, in both stderr.txt and
 // the TORCH_TRACE payloads. Everything else (compile folders, kernels, literals, the ShapeEnv-only
 // guards, the symbol specializations) is the real output. That is the state pytorch#185382
 // describes on 2.12/2.13: the constant is baked and only a ShapeEnv guard, dropped before the
-// Dynamo guard tree, protected it. If a real capture named fixtures/stale_* appears, a test of it
-// belongs here.
+// Dynamo guard tree, protected it.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -124,6 +122,27 @@ TEST(ScalarRecompile, FiresOnS1CapturesNamingItemLineAndResumedFrame) {
   }
 }
 
+// A real capture that runs 10 steps (fixtures/s1_cuda_limit, TORCH_LOGS text only): 8 compiles, then
+// "hit config.recompile_limit (8)" and eager.
+TEST(ScalarRecompile, ReportsTheRecompileLimitReached) {
+  auto a = run_path(kFixtures + "/s1_cuda_limit");
+  const Frame* resume = a->program.dynamo.frame(0, 2);
+  ASSERT_NE(resume, nullptr);
+  EXPECT_TRUE(resume->fell_back_to_eager);
+  EXPECT_EQ(resume->skip_reason, "recompile_limit reached");
+  EXPECT_EQ(a->program.dynamo.recompile_limit, 8);
+  EXPECT_FALSE(a->program.dynamo.recompile_limit_hits.empty());
+  auto rec = by_rule(*a, "scalar-recompile");
+  ASSERT_EQ(rec.size(), 1u);
+  const Finding& f = *rec[0];
+  EXPECT_EQ(f.evidence["compiles"].size(), 8u);
+  EXPECT_NE(f.message.find("2/7 = 8.0"), std::string::npos) << f.message;
+  EXPECT_NE(f.message.find("recompile_limit (8) was reached and the frame now runs in eager"), std::string::npos)
+      << f.message;
+  EXPECT_TRUE(f.evidence["recompile_limit_reached"].get<bool>());
+  EXPECT_TRUE(by_rule(*a, "stale-scalar").empty());
+}
+
 TEST(ScalarRules, NeitherRuleOnCaptureScalarOutputsOrCleanCaptures) {
   for (const char* c : {"s1_cuda_capture", "s2_cuda", "s2_cpu", "s2_cuda_emulate", "prec_cumsum_bf16",
                         "prec_cumsum_bf16_fp32acc", "prec_cumsum_fp32", "prec_softmax_bf16", "clean_resnet",
@@ -135,11 +154,19 @@ TEST(ScalarRules, NeitherRuleOnCaptureScalarOutputsOrCleanCaptures) {
 }
 
 TEST(ScalarRules, WholeFixturesFolderKeepsCapturesApart) {
-  auto a = run_path(kFixtures);
-  // s1_cuda, s1_cpu, s1_dynfloat_3, s1_dynfloat_dyn: one finding each, although two pairs share
-  // the same user file and line.
-  EXPECT_EQ(by_rule(*a, "scalar-recompile").size(), 4u);
-  EXPECT_TRUE(by_rule(*a, "stale-scalar").empty());
+  // Analysing all captures at once gives the same findings as analysing each capture alone, although
+  // several captures share user file and line (s1_cuda and its cpp_wrapper twin, ...).
+  auto all = run_path(kFixtures);
+  size_t recompile = 0, stale = 0;
+  for (const auto& e : fs::directory_iterator(kFixtures)) {
+    if (!e.is_directory()) continue;
+    auto one = run_path(e.path().string());
+    recompile += by_rule(*one, "scalar-recompile").size();
+    stale += by_rule(*one, "stale-scalar").size();
+  }
+  EXPECT_GE(recompile, 5u);
+  EXPECT_EQ(by_rule(*all, "scalar-recompile").size(), recompile);
+  EXPECT_EQ(by_rule(*all, "stale-scalar").size(), stale);
 }
 
 TEST(StaleScalar, FiresOnDerivedUnpinnedS1Cuda) {
@@ -173,6 +200,59 @@ TEST(StaleScalar, FiresOnDerivedUnpinnedS1Cuda) {
   EXPECT_NE(f.fix.find("capture_scalar_outputs = True"), std::string::npos);
   // Without pins there is no per-value specialization to report.
   EXPECT_TRUE(by_rule(*a, "scalar-recompile").empty());
+  fs::remove_all(dir);
+}
+
+// Real reproductions of the pytorch#185382 mechanism on torch 2.11 (tools/capture_scripts/stale_scalar.py,
+// captured on the H200): a float argument becomes dynamic on its 2nd value, its clamp bound / norm eps
+// is baked, and the artifact is reused; the captures' own runs measured eager-vs-inductor divergence
+// from the 3rd value on. stale_clamp_nocache is the same program with caches disabled: every value
+// recompiles under its own guard, no divergence (the run measured 4.8e-7), so only scalar-recompile.
+TEST(StaleScalar, FiresOnRealStaleCaptures) {
+  for (const char* c : {"stale_clamp", "stale_clamp_cpu", "stale_rms_norm"}) {
+    auto a = run_path(kFixtures + "/" + c);
+    auto stale = by_rule(*a, "stale-scalar");
+    ASSERT_EQ(stale.size(), 1u) << c;
+    const Finding& f = *stale[0];
+    EXPECT_EQ(f.severity, Severity::Error);
+    std::string lit = f.evidence["literal"];
+    EXPECT_NE(line_of(f.location.file, f.location.line).find(lit), std::string::npos)
+        << c << " " << f.location.file << ":" << f.location.line;
+    EXPECT_NE(f.message.find("no guard of that compile pins the scalar"), std::string::npos) << f.message;
+    EXPECT_NE(f.message.find("L['s']"), std::string::npos);
+    bool user_line = false;
+    for (const auto& r : f.related) user_line |= dynamo::ends_with(r.loc.file, "stale_scalar.py");
+    EXPECT_TRUE(user_line) << c;
+    EXPECT_TRUE(by_rule(*a, "scalar-recompile").empty()) << c;  // it went dynamic after the 2nd value
+  }
+  auto nc = run_path(kFixtures + "/stale_clamp_nocache");
+  EXPECT_TRUE(by_rule(*nc, "stale-scalar").empty());
+  EXPECT_EQ(by_rule(*nc, "scalar-recompile").size(), 1u);
+}
+
+// The single-compile path: the same derived fixture with the compile folders of 2/0 and 2/2 deleted,
+// so compile 2/1 (scalar dynamic at first, zf2 = 2.0) is the only one with Inductor code and nothing
+// can be aligned. Its literals are recognised as the Dynamo graph's Sym(...) values at the hint.
+TEST(StaleScalar, FiresOnSingleDynamicCompileBySymbolicValue) {
+  size_t removed = 0;
+  fs::path dir = derive_unpinned_s1_cuda(removed);
+  std::vector<fs::path> doomed;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_directory() && (e.path().filename() == "model__1_inference_1.1" || e.path().filename() == "model__4_inference_3.3"))
+      doomed.push_back(e.path());
+  size_t deleted = 0;
+  for (const auto& p : doomed) deleted += fs::remove_all(p) > 0;
+  ASSERT_EQ(deleted, 2u);
+  auto a = run_path(dir.string());
+  auto stale = by_rule(*a, "stale-scalar");
+  ASSERT_EQ(stale.size(), 1u);
+  const Finding& f = *stale[0];
+  EXPECT_EQ(f.evidence["derived_by"], "sym_expr");
+  EXPECT_NE(f.location.file.find("model__3_inference_2.2"), std::string::npos) << f.location.file;
+  std::string lit = f.evidence["literal"];
+  EXPECT_NE(line_of(f.location.file, f.location.line).find(lit), std::string::npos);
+  EXPECT_NE(std::string(f.evidence["sym_expr"]).find("zf2=2.0"), std::string::npos);
+  EXPECT_NE(f.message.find("2.0 when compiled"), std::string::npos) << f.message;
   fs::remove_all(dir);
 }
 
