@@ -151,6 +151,9 @@ struct Kernel {
   std::string source;                  // the kernel source text
   int source_first_line = 0;           // line in the containing file of the first source line
   std::vector<std::string> parse_errors;  // what the kernel reader could not understand
+  // Right-hand side of each non-`tmp` assignment in the body (`x0` -> "xindex % 16"), whitespace-
+  // normalized. Added so rules can expand index variables when comparing index expressions.
+  std::map<std::string, std::string> var_defs;
 };
 
 // ---------------------------------------------------------------- Wrapper
@@ -162,6 +165,10 @@ struct Buffer {
   bool is_graph_output = false;
   std::string alias_of;    // `buf1 = reinterpret_tensor(buf0, ...)`, `buf3 = buf2; del buf2  # reuse`
   bool is_reuse = false;   // the alias is a memory-reuse, not a view of live data
+  // Storage offset (elements) of a `reinterpret_tensor(buf0, size, stride, offset)` view, as
+  // written; empty when not a view or not given. Added so rules can place a view's accesses in
+  // its root buffer (inplace-read-after-write).
+  std::string alias_offset;
   SourceLoc alloc_loc;
 };
 

@@ -330,6 +330,8 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
         b.meta.shape = tuple_texts(m, call->items[1].get());
         b.meta.stride = tuple_texts(m, call->items[2].get());
       }
+      if (callee == "reinterpret_tensor" && call->items.size() >= 4)
+        b.alias_offset = py::normalize_space(m.text_of(*call->items[3]));
       for (size_t j = si; j < m.stmts.size() && m.stmts[j].line == s.line; ++j)
         if (m.stmts[j].trailing_comment.find("reuse") != std::string::npos) b.is_reuse = true;
       c.add_buffer(b);
