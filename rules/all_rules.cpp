@@ -8,6 +8,9 @@ namespace ilint {
 // One declaration per rule file.
 std::unique_ptr<Rule> make_reduced_precision_scan();
 std::unique_ptr<Rule> make_inplace_read_after_write();
+std::unique_ptr<Rule> make_mutated_arg_never_stored();
+std::unique_ptr<Rule> make_restrict_alias();
+std::unique_ptr<Rule> make_elided_low_precision_cast();
 
 void register_all_rules() {
   static std::once_flag once;
@@ -15,6 +18,9 @@ void register_all_rules() {
     auto& r = RuleRegistry::instance();
     r.add("reduced-precision-scan", make_reduced_precision_scan);
     r.add("inplace-read-after-write", make_inplace_read_after_write);
+    r.add("mutated-arg-never-stored", make_mutated_arg_never_stored);
+    r.add("restrict-alias", make_restrict_alias);
+    r.add("elided-low-precision-cast", make_elided_low_precision_cast);
   });
 }
 

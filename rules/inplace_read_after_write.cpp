@@ -364,7 +364,7 @@ struct Verdict {
   int64_t reader_own = 0;   // element `reader` itself stores
   int64_t distance = 0;     // |linear(reader) - linear(writer)|
   std::vector<std::string> free;  // the index variables
-  std::map<std::string, int64_t> domain;
+  std::map<std::string, std::pair<int64_t, int64_t>> domain;  // [lo, hi) of each
 };
 
 std::string point_text(const std::map<std::string, int64_t>& p) {
@@ -438,7 +438,6 @@ class InplaceReadAfterWrite : public Rule {
       for (const auto& ld : lit->second) {
         for (const auto& st : sts) {
           Verdict v = compare(ev, k, *ld.acc, *ld.bind, *st.acc, *st.bind);
-          if (getenv("ILINT_DEBUG_RAW")) fprintf(stderr, "RAW %s %s[%s] vs %s[%s] eval=%d same=%d wit=%d rng=%d\n", k.name.c_str(), ld.acc->ptr.c_str(), ld.acc->index.c_str(), st.acc->ptr.c_str(), st.acc->index.c_str(), v.evaluated, v.same, v.witness, v.in_range);
           if (v.same) continue;
           if (v.evaluated && !v.witness && !v.in_range) continue;  // reads memory this launch does not write
           std::string key = k.name + "|" + ld.acc->ptr + "|" + ld.acc->index + "|" + st.acc->ptr + "|" + st.acc->index +
@@ -465,34 +464,38 @@ class InplaceReadAfterWrite : public Rule {
       v.same = same_text;
       return v;
     }
-    // Domains: Triton index variables range over their numel; other free names (C++ loop
-    // variables) over a small default range.
+    // Domains: Triton index variables range over their numel, C++ loop variables over their
+    // literal loop range; anything else over a small default range.
     for (const auto& n : v.free) {
-      int64_t d = 64;
+      std::pair<int64_t, int64_t> d{0, 64};
       if (is_triton_index_var(n)) {
         std::string numel = numel_of(n);
         std::map<std::string, int64_t> none;
-        if (auto x = ev.eval(ev.parse(numel), none)) d = *x;
+        if (auto x = ev.eval(ev.parse(numel), none)) d.second = *x;
+      } else if (auto it = k.loop_ranges.find(n); it != k.loop_ranges.end()) {
+        d = it->second;
       }
-      v.domain[n] = std::max<int64_t>(1, d);
+      if (d.second <= d.first) d.second = d.first + 1;
+      v.domain[n] = d;
     }
     // Sample points: small domains fully, large ones at both ends, the middle and a stride.
     std::vector<std::vector<int64_t>> values;
     size_t combos = 1;
     for (const auto& n : v.free) {
-      int64_t d = v.domain[n];
+      auto [lo, hi] = v.domain[n];
+      int64_t d = hi - lo;
       std::set<int64_t> s;
       int64_t per = v.free.size() >= 3 ? 6 : 12;
       if (d <= 4 * per) {
-        for (int64_t i = 0; i < d; ++i) s.insert(i);
+        for (int64_t i = 0; i < d; ++i) s.insert(lo + i);
       } else {
         for (int64_t i = 0; i < per; ++i) {
-          s.insert(i);
-          s.insert(d - 1 - i);
-          s.insert(d / 2 - per / 2 + i);
+          s.insert(lo + i);
+          s.insert(hi - 1 - i);
+          s.insert(lo + d / 2 - per / 2 + i);
         }
-        for (int64_t j = 1; j < 16; ++j) s.insert(d * j / 16);
-        for (int64_t p : {7, 31, 127, 1021, 4099, 65537}) s.insert(p % d);
+        for (int64_t j = 1; j < 16; ++j) s.insert(lo + d * j / 16);
+        for (int64_t p : {7, 31, 127, 1021, 4099, 65537}) s.insert(lo + p % d);
       }
       values.emplace_back(s.begin(), s.end());
       combos *= values.back().size();
@@ -533,7 +536,7 @@ class InplaceReadAfterWrite : public Rule {
     for (size_t i = 0; i < S.size(); ++i) writer_of.emplace(S[i], i);
     auto linear = [&](const std::map<std::string, int64_t>& pt) {
       int64_t lin = 0;
-      for (const auto& n : v.free) lin = lin * v.domain[n] + pt.at(n);
+      for (const auto& n : v.free) lin = lin * (v.domain[n].second - v.domain[n].first) + pt.at(n) - v.domain[n].first;
       return lin;
     };
     // Exact witnesses among the samples, or by solving an affine store index for the loaded element.
@@ -541,6 +544,8 @@ class InplaceReadAfterWrite : public Rule {
     std::map<std::string, int64_t> coef;
     int64_t base = 0;
     {
+      // Probed at the origin and one step along each variable (outside a domain is fine:
+      // the samples then check the fit inside it).
       std::map<std::string, int64_t> zero;
       for (const auto& n : v.free) zero[n] = 0;
       auto b0 = ev.eval(se, zero);
@@ -578,13 +583,13 @@ class InplaceReadAfterWrite : public Rule {
           if (a == 0) return false;
           if (r % a != 0) return false;
           int64_t x = r / a;
-          if (x < 0 || x >= v.domain[last]) return false;
+          if (x < v.domain[last].first || x >= v.domain[last].second) return false;
           cur[last] = x;
           w = cur;
           return true;
         }
         const std::string& n = rest[i];
-        for (int64_t x = 0; x < v.domain[n] && budget-- > 0; ++x) {
+        for (int64_t x = v.domain[n].first; x < v.domain[n].second && budget-- > 0; ++x) {
           cur[n] = x;
           if (go(i + 1, partial + coef[n] * x)) return true;
         }
@@ -681,7 +686,9 @@ class InplaceReadAfterWrite : public Rule {
                  {"offset", ld.bind->buf.offset}, {"line", ld.acc->loc.line}};
     e["store"] = {{"ptr", st.acc->ptr}, {"index", st.acc->index}, {"arg", st.bind->arg}, {"alias_chain", st.bind->buf.chain},
                   {"offset", st.bind->buf.offset}, {"line", st.acc->loc.line}};
-    e["index_vars"] = v.domain;
+    nlohmann::json dom = nlohmann::json::object();
+    for (auto& [n, d] : v.domain) dom[n] = {d.first, d.second};
+    e["index_vars"] = dom;
     e["evaluated"] = v.evaluated;
     e["claim"] = v.witness ? "cross-thread-overlap" : v.in_range ? "overlap-in-range" : "index-differs";
     if (v.witness || v.in_range) {

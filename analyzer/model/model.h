@@ -135,6 +135,8 @@ struct Kernel {
   SourceLoc body_loc;                  // first line of the `def`/`extern "C"` of the kernel body
   std::vector<KernelParam> params;
   std::vector<std::string> mutated_args;  // `mutated_arg_names`
+  bool has_mutated_args = false;          // the metadata states mutated_arg_names (even if empty); added so
+                                          // rules can tell "none mutated" from "not stated"
   std::map<std::string, int64_t> numels;  // xnumel, r0_numel ... when the body sets them to literals
   std::vector<MemAccess> loads;
   std::vector<MemAccess> stores;
@@ -154,6 +156,9 @@ struct Kernel {
   // Right-hand side of each non-`tmp` assignment in the body (`x0` -> "xindex % 16"), whitespace-
   // normalized. Added so rules can expand index variables when comparing index expressions.
   std::map<std::string, std::string> var_defs;
+  // C++: loop variable -> [start, end) of `for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(65536L); ...)`
+  // when both are literals. Added so rules can enumerate a C++ kernel's index space.
+  std::map<std::string, std::pair<int64_t, int64_t>> loop_ranges;
 };
 
 // ---------------------------------------------------------------- Wrapper

@@ -179,9 +179,11 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
           }
         }
         if (const Expr* im = s.value->kwarg("inductor_meta")) {
-          if (const Expr* mut = dict_get(*im, "mutated_arg_names"))
+          if (const Expr* mut = dict_get(*im, "mutated_arg_names")) {
+            k.has_mutated_args = true;
             for (auto& it : mut->items)
               if (it->kind == Expr::String) k.mutated_args.push_back(it->text);
+          }
         }
       }
     }
