@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "analyzer/model/fx_query.h"
+#include "analyzer/rule.h"
 #include "test_util.h"
 
 using namespace ilint;
