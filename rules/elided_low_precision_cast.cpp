@@ -81,9 +81,7 @@ class ElidedLowPrecisionCast : public Rule {
                             {"correctness", "precision", "eager-parity"},
                             "The user casts to bf16/fp16 explicitly, and the compiled code never rounds there: the "
                             "fused kernel keeps the value in f32, or the cast was removed from the graph.",
-                            "rules/elided-low-precision-cast.md",
-                            // Experimental until a real positive capture lands (see the doc page).
-                            /*experimental=*/true};
+                            "rules/elided-low-precision-cast.md"};
     return i;
   }
 

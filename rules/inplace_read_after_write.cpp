@@ -569,12 +569,15 @@ class InplaceReadAfterWrite : public Rule {
         }
       }
     }
+    // Enumeration budget for the whole comparison, not per point: a 2-D launch of 1M x 1K
+    // points must not be walked once per sample.
+    int64_t budget = 1 << 22;
+    bool exhausted = false;
     auto solve = [&](int64_t elem, std::map<std::string, int64_t>& w) -> bool {
       if (!affine || v.free.empty()) return false;
       // One variable solved exactly, the others (at most two) enumerated over bounded domains.
       const std::string& last = v.free.back();
       std::vector<std::string> rest(v.free.begin(), v.free.end() - 1);
-      int64_t budget = 1 << 20;
       std::map<std::string, int64_t> cur;
       std::function<bool(size_t, int64_t)> go = [&](size_t i, int64_t partial) -> bool {
         if (i == rest.size()) {
@@ -589,7 +592,11 @@ class InplaceReadAfterWrite : public Rule {
           return true;
         }
         const std::string& n = rest[i];
-        for (int64_t x = v.domain[n].first; x < v.domain[n].second && budget-- > 0; ++x) {
+        for (int64_t x = v.domain[n].first; x < v.domain[n].second; ++x) {
+          if (budget-- <= 0) {
+            exhausted = true;
+            return false;
+          }
           cur[n] = x;
           if (go(i + 1, partial + coef[n] * x)) return true;
         }
@@ -604,8 +611,8 @@ class InplaceReadAfterWrite : public Rule {
       if (auto it = writer_of.find(L[i]); it != writer_of.end() && it->second != i) {
         w = points[it->second];
         found = true;
-      } else if (solve(L[i], w) && w != points[i]) {
-        found = true;
+      } else if (!v.witness && !exhausted && solve(L[i], w) && w != points[i]) {
+        found = true;  // once a witness exists, only the cheap lookup above may improve it
       }
       if (found) {
         int64_t dist = std::llabs(linear(points[i]) - linear(w));
@@ -617,7 +624,7 @@ class InplaceReadAfterWrite : public Rule {
           v.reader_own = S[i];
           v.distance = dist;
         }
-      } else if (!v.witness && !affine && L[i] >= smin && L[i] <= smax && !v.in_range) {
+      } else if (!v.witness && (!affine || exhausted) && L[i] >= smin && L[i] <= smax && !v.in_range) {
         v.in_range = true;
         v.reader = points[i];
         v.element = L[i];
