@@ -665,9 +665,9 @@ class InplaceReadAfterWrite : public Rule {
       msg << "The load and store index expressions differ and could not be evaluated; the value read may already "
              "be overwritten.";
     f.message = msg.str();
-    f.fix = "Materialize the right-hand side before writing in place: `x.copy_(x.flip(0).clone())`, or write out of "
-            "place (`x = x.flip(0)`, `y = x + x.t()`), so the read and the write are different memory. Run "
-            "`inductor-lint confirm` to compare eager and compiled.";
+    f.fix = "Make the operand that reads the buffer a separate tensor before the in-place write "
+            "(`torch._foreach_add_([x], [x.flip(0).clone()])`), or write out of place (`x = x + x.flip(0)`), so the "
+            "read and the write are different memory. Run `inductor-lint confirm` to compare eager and compiled.";
 
     // User source: the FX node that mutates the root (copy_ into a graph input), else any node the kernel computes.
     const FxNode* user = nullptr;

@@ -104,6 +104,10 @@ TEST(InplaceReadAfterWrite, ForeachFlipCpuIsReportedWhenTheCppReaderRan) {
   ASSERT_EQ(fs_.size(), 1u);
   EXPECT_EQ(fs_[0]->evidence["backend"], "cpp");
   EXPECT_EQ(fs_[0]->evidence["claim"], "cross-thread-overlap");
+  EXPECT_EQ(fs_[0]->evidence["load"]["index"], "65535L + ((-1L)*x0)");
+  EXPECT_EQ(fs_[0]->evidence["store"]["index"], "x0");
+  int64_t r = fs_[0]->evidence["reader"]["x0"], w = fs_[0]->evidence["writer"]["x0"];
+  EXPECT_EQ(r + w, 65535);
 }
 
 // The safe twins, the spellings Inductor already handles (mut_copy_flip materializes the flip,
