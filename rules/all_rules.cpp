@@ -10,6 +10,10 @@ std::unique_ptr<Rule> make_reduced_precision_scan();
 std::unique_ptr<Rule> make_low_precision_accumulator();
 std::unique_ptr<Rule> make_scalar_recompile();
 std::unique_ptr<Rule> make_stale_scalar();
+std::unique_ptr<Rule> make_inplace_read_after_write();
+std::unique_ptr<Rule> make_mutated_arg_never_stored();
+std::unique_ptr<Rule> make_restrict_alias();
+std::unique_ptr<Rule> make_elided_low_precision_cast();
 
 void register_all_rules() {
   static std::once_flag once;
@@ -19,6 +23,10 @@ void register_all_rules() {
     r.add("low-precision-accumulator", make_low_precision_accumulator);
     r.add("scalar-recompile", make_scalar_recompile);
     r.add("stale-scalar", make_stale_scalar);
+    r.add("inplace-read-after-write", make_inplace_read_after_write);
+    r.add("mutated-arg-never-stored", make_mutated_arg_never_stored);
+    r.add("restrict-alias", make_restrict_alias);
+    r.add("elided-low-precision-cast", make_elided_low_precision_cast);
   });
 }
 

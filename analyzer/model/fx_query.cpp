@@ -82,3 +82,93 @@ const Kernel* kernel_computing(const Compile& c, const std::string& name) {
 }
 
 }  // namespace ilint
+
+namespace ilint {
+
+namespace {
+// "reinterpret_tensor(buf0, (8, ), (1, ), 8)" -> {"buf0", "(8, )", "(1, )", "8"}; empty when not a call.
+std::vector<std::string> call_args(const std::string& text, const std::string& callee) {
+  std::vector<std::string> out;
+  if (text.rfind(callee + "(", 0) != 0 || text.back() != ')') return out;
+  std::string inner = text.substr(callee.size() + 1, text.size() - callee.size() - 2);
+  std::string cur;
+  int depth = 0;
+  for (char ch : inner) {
+    if (ch == '(' || ch == '[') ++depth;
+    if (ch == ')' || ch == ']') --depth;
+    if (ch == ',' && depth == 0) {
+      out.push_back(cur);
+      cur.clear();
+      continue;
+    }
+    cur += ch;
+  }
+  out.push_back(cur);
+  for (auto& s : out) {
+    size_t b = s.find_first_not_of(' '), e = s.find_last_not_of(' ');
+    s = b == std::string::npos ? "" : s.substr(b, e - b + 1);
+  }
+  return out;
+}
+
+bool parse_int(const std::string& s, int64_t& v) {
+  if (s.empty()) return false;
+  try {
+    size_t pos;
+    long long x = std::stoll(s, &pos);
+    if (pos != s.size()) return false;
+    v = x;
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+}  // namespace
+
+ArgBuffer resolve_launch_arg(const Compile& c, const std::string& arg_text) {
+  ArgBuffer r;
+  std::string t = arg_text;
+  // Inline views: reinterpret_tensor(reinterpret_tensor(buf0, ...), ...).
+  for (int guard = 0; guard < 16; ++guard) {
+    auto a = call_args(t, "reinterpret_tensor");
+    if (a.empty()) break;
+    int64_t off;
+    if (a.size() >= 4 && parse_int(a[3], off)) r.offset += off;
+    else if (a.size() >= 4) r.offset_known = false;
+    t = a[0];
+  }
+  const Buffer* b = c.buffer(t);
+  if (!b) return r;
+  r.buffer = t;
+  r.chain.push_back(t);
+  std::set<std::string> seen{t};
+  while (!b->alias_of.empty()) {
+    if (b->is_reuse) r.via_reuse = true;
+    if (!b->alias_offset.empty()) {
+      int64_t off;
+      if (parse_int(b->alias_offset, off)) r.offset += off;
+      else r.offset_known = false;
+    }
+    const Buffer* next = c.buffer(b->alias_of);
+    if (!next || !seen.insert(b->alias_of).second) break;
+    r.chain.push_back(b->alias_of);
+    b = next;
+  }
+  r.root = r.chain.back();
+  return r;
+}
+
+std::vector<ParamBinding> bind_params(const Compile& c, const Kernel& k, const KernelLaunch& l) {
+  std::vector<ParamBinding> out;
+  size_t n = std::min(k.params.size(), l.args.size());
+  for (size_t i = 0; i < n; ++i) {
+    ParamBinding pb;
+    pb.param = &k.params[i];
+    pb.arg = l.args[i];
+    pb.buf = resolve_launch_arg(c, l.args[i]);
+    out.push_back(std::move(pb));
+  }
+  return out;
+}
+
+}  // namespace ilint

@@ -29,3 +29,33 @@ const FxNode* find_fx_node(const Compile& c, const std::string& name);
 const Kernel* kernel_computing(const Compile& c, const std::string& name);
 
 }  // namespace ilint
+
+namespace ilint {
+
+// ---- Wrapper queries shared by the mutation/aliasing rules (inplace-read-after-write,
+// mutated-arg-never-stored, restrict-alias).
+
+// The buffer behind one kernel-launch argument. `buf0` -> buf0; `reinterpret_tensor(buf0, (8, ), (1, ), 8)`
+// -> buf0 with offset 8. `root` follows Buffer::alias_of (views and `# reuse`) to the buffer
+// that owns the memory; `offset` is the element offset of the argument inside `root`, when
+// every view on the way states a literal offset.
+struct ArgBuffer {
+  std::string buffer;        // first named buffer ("" when the argument is a number or symbol)
+  std::string root;          // owner of the memory, through alias_of chains
+  std::vector<std::string> chain;  // buffer, its alias_of, ... root
+  int64_t offset = 0;
+  bool offset_known = true;
+  bool via_reuse = false;    // a `# reuse` step is on the chain (the old buffer is dead)
+};
+ArgBuffer resolve_launch_arg(const Compile& c, const std::string& arg_text);
+
+// Kernel parameter i bound to launch argument i (Triton `.run(...)` and C++ calls pass them
+// in order; constexpr block sizes are not passed).
+struct ParamBinding {
+  const KernelParam* param = nullptr;
+  std::string arg;           // argument text as written
+  ArgBuffer buf;
+};
+std::vector<ParamBinding> bind_params(const Compile& c, const Kernel& k, const KernelLaunch& l);
+
+}  // namespace ilint

@@ -135,6 +135,8 @@ struct Kernel {
   SourceLoc body_loc;                  // first line of the `def`/`extern "C"` of the kernel body
   std::vector<KernelParam> params;
   std::vector<std::string> mutated_args;  // `mutated_arg_names`
+  bool has_mutated_args = false;          // the metadata states mutated_arg_names (even if empty); added so
+                                          // rules can tell "none mutated" from "not stated"
   std::map<std::string, int64_t> numels;  // xnumel, r0_numel ... when the body sets them to literals
   std::vector<MemAccess> loads;
   std::vector<MemAccess> stores;
@@ -151,6 +153,12 @@ struct Kernel {
   std::string source;                  // the kernel source text
   int source_first_line = 0;           // line in the containing file of the first source line
   std::vector<std::string> parse_errors;  // what the kernel reader could not understand
+  // Right-hand side of each non-`tmp` assignment in the body (`x0` -> "xindex % 16"), whitespace-
+  // normalized. Added so rules can expand index variables when comparing index expressions.
+  std::map<std::string, std::string> var_defs;
+  // C++: loop variable -> [start, end) of `for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(65536L); ...)`
+  // when both are literals. Added so rules can enumerate a C++ kernel's index space.
+  std::map<std::string, std::pair<int64_t, int64_t>> loop_ranges;
 };
 
 // ---------------------------------------------------------------- Wrapper
@@ -162,6 +170,10 @@ struct Buffer {
   bool is_graph_output = false;
   std::string alias_of;    // `buf1 = reinterpret_tensor(buf0, ...)`, `buf3 = buf2; del buf2  # reuse`
   bool is_reuse = false;   // the alias is a memory-reuse, not a view of live data
+  // Storage offset (elements) of a `reinterpret_tensor(buf0, size, stride, offset)` view, as
+  // written; empty when not a view or not given. Added so rules can place a view's accesses in
+  // its root buffer (inplace-read-after-write).
+  std::string alias_offset;
   SourceLoc alloc_loc;
 };
 

@@ -128,6 +128,20 @@ void read_cpp_signature(Kernel& k) {
   }
 }
 
+// `for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(65536L); x0+=...)`: literal loop ranges.
+void read_cpp_loop_ranges(Kernel& k) {
+  static const RE2 loop(R"(for\s*\(\s*int64_t\s+(\w+)\s*=\s*static_cast<int64_t>\((-?\d+)L?\)\s*;\s*(\w+)\s*<\s*static_cast<int64_t>\((-?\d+)L?\))");
+  re2::StringPiece in(k.source);
+  std::string var, var2, lo, hi;
+  while (RE2::FindAndConsume(&in, loop, &var, &lo, &var2, &hi)) {
+    if (var != var2) continue;
+    try {
+      k.loop_ranges[var] = {std::stoll(lo), std::stoll(hi)};
+    } catch (...) {
+    }
+  }
+}
+
 std::vector<std::string> tuple_texts(const py::Module& m, const Expr* e) {
   std::vector<std::string> out;
   if (!e) return out;
@@ -203,6 +217,7 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
       read_triton_kernel(k, path, diags);
     } else {
       read_cpp_signature(k);
+      read_cpp_loop_ranges(k);
       if (cpp_kernel_reader()) cpp_kernel_reader()(k, path, diags);
       if (c.device_type.empty()) c.device_type = "cpu";
     }
@@ -344,6 +359,8 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
         b.meta.shape = tuple_texts(m, call->items[1].get());
         b.meta.stride = tuple_texts(m, call->items[2].get());
       }
+      if (callee == "reinterpret_tensor" && call->items.size() >= 4)
+        b.alias_offset = py::normalize_space(m.text_of(*call->items[3]));
       for (size_t j = si; j < m.stmts.size() && m.stmts[j].line == s.line; ++j)
         if (m.stmts[j].trailing_comment.find("reuse") != std::string::npos) b.is_reuse = true;
       c.add_buffer(b);

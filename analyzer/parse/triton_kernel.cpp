@@ -179,9 +179,11 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
           }
         }
         if (const Expr* im = s.value->kwarg("inductor_meta")) {
-          if (const Expr* mut = dict_get(*im, "mutated_arg_names"))
+          if (const Expr* mut = dict_get(*im, "mutated_arg_names")) {
+            k.has_mutated_args = true;
             for (auto& it : mut->items)
               if (it->kind == Expr::String) k.mutated_args.push_back(it->text);
+          }
         }
       }
     }
@@ -278,6 +280,9 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
     if (targets.empty()) continue;
     const std::string& var = targets[0];
     const Expr& v = *s.value;
+    // Index variables (`x0 = xindex % 16`, `r0_1 = r0_index`): kept so that rules can compare
+    // index expressions spelled through different variables (inplace-read-after-write).
+    if (t.kind == Expr::Name && var.rfind("tmp", 0) != 0) k.var_defs[var] = py::normalize_space(m.text_of(v));
     KernelStmt st;
     st.var = var;
     st.loc = loc;

@@ -1,0 +1,723 @@
+// inplace-read-after-write: one kernel launch stores to a buffer and reads the same memory (the
+// same buffer, or a view of it through the wrapper's aliases) at a different index.
+// Doc: rules/inplace-read-after-write.md.
+//
+// Every thread (Triton program, C++ loop iteration) reads before it writes, so reading the
+// element it is about to write is safe. Reading an element another thread writes is a race
+// (Triton) or a read of an already-overwritten value (C++ loops): the result depends on the
+// schedule, and differs from eager, which materializes the right-hand side first.
+//
+// The index expressions are compared as functions, not as text: both are evaluated over the
+// launch's index space (xindex in [0, xnumel), ...), with the kernel's index variables
+// (`x0 = xindex % 16`) expanded. Same values everywhere: safe, whatever the spelling. Different:
+// the rule looks for a witness, another thread that stores the element this one loads.
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "analyzer/model/fx_query.h"
+#include "analyzer/rule.h"
+
+namespace ilint {
+namespace {
+
+// ------------------------------------------------------------ index expressions
+
+struct IxNode;
+using IxPtr = std::shared_ptr<IxNode>;
+struct IxNode {
+  enum Kind { Num, Var, Add, Sub, Mul, FloorDiv, TruncDiv, Mod, Neg, Call, Unknown } kind = Unknown;
+  int64_t num = 0;
+  std::string name;  // Var name, Call callee
+  std::vector<IxPtr> kids;
+};
+
+// A small recursive-descent parser for the index expressions that Triton and C++ kernels
+// write: integers (`16L`), names, + - * // / %, parentheses, calls (`tl.full(...)`,
+// `static_cast<int64_t>(...)`), method calls (`.broadcast_to(...)`) and subscripts (`[:, None]`),
+// which only broadcast. Anything else is Unknown (the expression is then compared as text).
+class IxParser {
+ public:
+  IxParser(const std::string& s, bool cpp) : s_(s), cpp_(cpp) {}
+  IxPtr parse() {
+    IxPtr e = additive();
+    skip();
+    if (i_ != s_.size()) return unknown();
+    return e;
+  }
+
+ private:
+  const std::string& s_;
+  bool cpp_;
+  size_t i_ = 0;
+  int depth_ = 0;
+
+  static IxPtr unknown() { return std::make_shared<IxNode>(); }
+  static IxPtr bin(IxNode::Kind k, IxPtr a, IxPtr b) {
+    auto n = std::make_shared<IxNode>();
+    n->kind = k;
+    n->kids = {std::move(a), std::move(b)};
+    return n;
+  }
+  void skip() {
+    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
+  }
+  bool eat(const char* tok) {
+    skip();
+    size_t n = std::strlen(tok);
+    if (s_.compare(i_, n, tok) == 0) {
+      i_ += n;
+      return true;
+    }
+    return false;
+  }
+  IxPtr additive() {
+    if (++depth_ > 200) return unknown();
+    IxPtr e = multiplicative();
+    for (;;) {
+      if (eat("+")) e = bin(IxNode::Add, e, multiplicative());
+      else if (peek_minus()) {
+        ++i_;
+        e = bin(IxNode::Sub, e, multiplicative());
+      } else break;
+    }
+    --depth_;
+    return e;
+  }
+  bool peek_minus() {
+    skip();
+    return i_ < s_.size() && s_[i_] == '-';
+  }
+  IxPtr multiplicative() {
+    IxPtr e = unary();
+    for (;;) {
+      if (eat("//")) e = bin(IxNode::FloorDiv, e, unary());
+      else if (eat("*")) e = bin(IxNode::Mul, e, unary());
+      else if (eat("/")) e = bin(cpp_ ? IxNode::TruncDiv : IxNode::FloorDiv, e, unary());
+      else if (eat("%")) e = bin(IxNode::Mod, e, unary());
+      else break;
+    }
+    return e;
+  }
+  IxPtr unary() {
+    if (eat("-")) {
+      auto n = std::make_shared<IxNode>();
+      n->kind = IxNode::Neg;
+      n->kids = {unary()};
+      return n;
+    }
+    if (eat("+")) return unary();
+    return postfix();
+  }
+  // Skips a bracketed group starting at s_[i_] == open; false when unbalanced.
+  bool skip_group(char open, char close) {
+    int d = 0;
+    for (; i_ < s_.size(); ++i_) {
+      if (s_[i_] == open) ++d;
+      if (s_[i_] == close && --d == 0) {
+        ++i_;
+        return true;
+      }
+    }
+    return false;
+  }
+  std::vector<IxPtr> call_args() {
+    // After '(' was consumed.
+    std::vector<IxPtr> args;
+    skip();
+    if (eat(")")) return args;
+    for (;;) {
+      skip();
+      if (i_ < s_.size() && s_[i_] == '[') {  // a shape list: not a value
+        if (!skip_group('[', ']')) return {unknown()};
+        args.push_back(unknown());
+      } else {
+        args.push_back(additive());
+      }
+      if (eat(",")) continue;
+      if (eat(")")) return args;
+      i_ = s_.size() + 1;  // malformed: make parse() fail
+      return args;
+    }
+  }
+  IxPtr postfix() {
+    IxPtr e = primary();
+    for (;;) {
+      skip();
+      if (i_ < s_.size() && s_[i_] == '[') {  // [:, None]: a broadcast, same values
+        if (!skip_group('[', ']')) return unknown();
+        continue;
+      }
+      if (i_ + 1 < s_.size() && s_[i_] == '.' && (std::isalpha(static_cast<unsigned char>(s_[i_ + 1])) || s_[i_ + 1] == '_')) {
+        ++i_;
+        std::string m = ident();
+        if (eat("(")) {
+          call_args();
+          if (m != "broadcast_to" && m != "to" && m != "reshape") return unknown();
+        } else {
+          return unknown();
+        }
+        continue;
+      }
+      break;
+    }
+    return e;
+  }
+  std::string ident() {
+    size_t b = i_;
+    while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_' || s_[i_] == '.' ||
+                              (s_[i_] == ':' && i_ + 1 < s_.size() && s_[i_ + 1] == ':') ||
+                              (s_[i_] == ':' && i_ > 0 && s_[i_ - 1] == ':')))
+      ++i_;
+    return s_.substr(b, i_ - b);
+  }
+  IxPtr primary() {
+    skip();
+    if (i_ >= s_.size()) return unknown();
+    char ch = s_[i_];
+    if (ch == '(') {
+      ++i_;
+      IxPtr e = additive();
+      if (!eat(")")) return unknown();
+      return e;
+    }
+    if (std::isdigit(static_cast<unsigned char>(ch))) {
+      size_t b = i_;
+      while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) ++i_;
+      std::string digits = s_.substr(b, i_ - b);
+      if (i_ < s_.size() && (s_[i_] == '.' || s_[i_] == 'e' || s_[i_] == 'x')) return unknown();  // float / hex
+      while (i_ < s_.size() && (s_[i_] == 'L' || s_[i_] == 'l' || s_[i_] == 'U' || s_[i_] == 'u')) ++i_;
+      auto n = std::make_shared<IxNode>();
+      n->kind = IxNode::Num;
+      try {
+        n->num = std::stoll(digits);
+      } catch (...) {
+        return unknown();
+      }
+      return n;
+    }
+    if (std::isalpha(static_cast<unsigned char>(ch)) || ch == '_') {
+      std::string name = ident();
+      skip();
+      if (i_ < s_.size() && s_[i_] == '<' && (name == "static_cast" || name.find("convert") != std::string::npos)) {
+        if (!skip_group('<', '>')) return unknown();
+        skip();
+      }
+      if (eat("(")) {
+        auto n = std::make_shared<IxNode>();
+        n->kind = IxNode::Call;
+        n->name = name;
+        n->kids = call_args();
+        return n;
+      }
+      auto n = std::make_shared<IxNode>();
+      n->kind = IxNode::Var;
+      n->name = name;
+      return n;
+    }
+    return unknown();
+  }
+};
+
+int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+int64_t floor_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b; }
+
+// The variables that enumerate a launch's index space.
+bool is_triton_index_var(const std::string& n) {
+  static const std::set<std::string> vars = {"xindex", "yindex", "zindex", "rindex", "r0_index", "r1_index"};
+  return vars.count(n) > 0;
+}
+std::string numel_of(const std::string& index_var) {
+  if (index_var == "rindex") return "rnumel";
+  return index_var.substr(0, index_var.size() - std::string("index").size()) + "numel";  // xindex -> xnumel, r0_index -> r0_numel
+}
+
+// Evaluates index expressions of one kernel launch.
+class IxEval {
+ public:
+  IxEval(const Kernel& k, const std::map<std::string, int64_t>& scalars) : k_(k), scalars_(scalars) {
+    cpp_ = k.backend == KernelBackend::Cpp;
+  }
+
+  IxPtr parse(const std::string& text) {
+    auto it = cache_.find(text);
+    if (it != cache_.end()) return it->second;
+    IxParser p(text, cpp_);
+    IxPtr e = p.parse();
+    cache_[text] = e;
+    return e;
+  }
+
+  // Names the expression depends on after expanding definitions: the free variables.
+  void free_vars(const IxPtr& e, std::set<std::string>& out, int depth = 0) {
+    if (!e || depth > 64) return;
+    if (e->kind == IxNode::Var) {
+      if (bound(e->name)) return;
+      auto d = k_.var_defs.find(e->name);
+      if (d != k_.var_defs.end() && !is_triton_index_var(e->name)) {
+        free_vars(parse(d->second), out, depth + 1);
+        return;
+      }
+      out.insert(e->name);
+      return;
+    }
+    for (auto& kid : e->kids) free_vars(kid, out, depth);
+  }
+
+  std::optional<int64_t> eval(const IxPtr& e, const std::map<std::string, int64_t>& env, int depth = 0) {
+    if (!e || depth > 64) return std::nullopt;
+    switch (e->kind) {
+      case IxNode::Num:
+        return e->num;
+      case IxNode::Var: {
+        if (auto it = env.find(e->name); it != env.end()) return it->second;
+        if (auto it = scalars_.find(e->name); it != scalars_.end()) return it->second;
+        if (auto it = k_.numels.find(e->name); it != k_.numels.end()) return it->second;
+        auto d = k_.var_defs.find(e->name);
+        if (d != k_.var_defs.end()) return eval(parse(d->second), env, depth + 1);
+        return std::nullopt;
+      }
+      case IxNode::Neg: {
+        auto a = eval(e->kids[0], env, depth);
+        if (!a) return std::nullopt;
+        return -*a;
+      }
+      case IxNode::Add:
+      case IxNode::Sub:
+      case IxNode::Mul:
+      case IxNode::FloorDiv:
+      case IxNode::TruncDiv:
+      case IxNode::Mod: {
+        auto a = eval(e->kids[0], env, depth), b = eval(e->kids[1], env, depth);
+        if (!a || !b) return std::nullopt;
+        switch (e->kind) {
+          case IxNode::Add: return *a + *b;
+          case IxNode::Sub: return *a - *b;
+          case IxNode::Mul: return *a * *b;
+          case IxNode::FloorDiv: return *b == 0 ? std::nullopt : std::optional<int64_t>(floor_div(*a, *b));
+          case IxNode::TruncDiv: return *b == 0 ? std::nullopt : std::optional<int64_t>(*a / *b);
+          case IxNode::Mod:
+            if (*b == 0) return std::nullopt;
+            return cpp_ ? *a % *b : floor_mod(*a, *b);
+          default: return std::nullopt;
+        }
+      }
+      case IxNode::Call: {
+        const std::string& f = e->name;
+        if (f == "tl.full" && e->kids.size() >= 2) return eval(e->kids[1], env, depth);
+        if ((f == "tl.broadcast_to" || f == "tl.reshape" || f == "static_cast" || f == "int64_t" ||
+             f == "c10::convert" || f == "at::vec::convert") && !e->kids.empty())
+          return eval(e->kids[0], env, depth);
+        if ((f == "c10::div_floor_integer" || f == "triton_helpers.div_floor_integer") && e->kids.size() == 2) {
+          auto a = eval(e->kids[0], env, depth), b = eval(e->kids[1], env, depth);
+          if (!a || !b || *b == 0) return std::nullopt;
+          return floor_div(*a, *b);
+        }
+        return std::nullopt;
+      }
+      default:
+        return std::nullopt;
+    }
+  }
+
+ private:
+  bool bound(const std::string& n) const { return scalars_.count(n) || k_.numels.count(n); }
+  const Kernel& k_;
+  const std::map<std::string, int64_t>& scalars_;
+  bool cpp_ = false;
+  std::map<std::string, IxPtr> cache_;
+};
+
+std::string strip_space(const std::string& s) {
+  std::string o;
+  for (char ch : s)
+    if (!std::isspace(static_cast<unsigned char>(ch))) o += ch;
+  return o;
+}
+
+// ------------------------------------------------------------ the rule
+
+struct Access {
+  const MemAccess* acc;
+  const ParamBinding* bind;
+};
+
+struct Verdict {
+  bool evaluated = false;   // both index functions could be evaluated over the index space
+  bool same = false;        // same element for every index point (safe)
+  bool witness = false;     // another index point stores the element this one loads
+  bool in_range = false;    // the loaded element lies inside the stored range (no exact witness)
+  std::map<std::string, int64_t> reader, writer;  // witness points
+  int64_t element = 0;      // element read by `reader` and written by `writer`
+  int64_t reader_own = 0;   // element `reader` itself stores
+  int64_t distance = 0;     // |linear(reader) - linear(writer)|
+  std::vector<std::string> free;  // the index variables
+  std::map<std::string, std::pair<int64_t, int64_t>> domain;  // [lo, hi) of each
+};
+
+std::string point_text(const std::map<std::string, int64_t>& p) {
+  std::ostringstream os;
+  bool first = true;
+  for (auto& [k, v] : p) {
+    os << (first ? "" : ", ") << k << "=" << v;
+    first = false;
+  }
+  return os.str();
+}
+
+class InplaceReadAfterWrite : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo i{"inplace-read-after-write",
+                            "In-place kernel reads memory it overwrites at another index",
+                            Severity::Error,
+                            "high",
+                            {"correctness", "mutation", "aliasing", "race"},
+                            "A kernel launch stores to a buffer and, in the same launch, loads the same memory (the "
+                            "same buffer or a view of it) at a different index: the result depends on the schedule.",
+                            "rules/inplace-read-after-write.md"};
+    return i;
+  }
+
+  void check(const Program& program, std::vector<Finding>& out) const override {
+    for (const auto& c : program.compiles) {
+      std::set<std::string> reported;
+      for (const auto& l : c.launches) {
+        if (l.is_fallback) continue;
+        const Kernel* k = c.kernel(l.kernel);
+        if (!k || k->stores.empty() || k->loads.empty()) continue;
+        check_launch(c, *k, l, reported, out);
+      }
+    }
+  }
+
+ private:
+  void check_launch(const Compile& c, const Kernel& k, const KernelLaunch& l, std::set<std::string>& reported,
+                    std::vector<Finding>& out) const {
+    auto binds = bind_params(c, k, l);
+    std::map<std::string, const ParamBinding*> by_param;
+    std::map<std::string, int64_t> scalars;  // xnumel = 128, ks0 = 16 from the launch's literal arguments
+    for (const auto& b : binds) {
+      by_param[b.param->name] = &b;
+      if (!b.param->is_pointer && b.buf.buffer.empty()) {
+        try {
+          size_t pos;
+          long long v = std::stoll(b.arg, &pos);
+          if (pos == b.arg.size()) scalars[b.param->name] = v;
+        } catch (...) {
+        }
+        // A symbolic size (`s0`, `ks0`): one fixed value, the same for the load and the store.
+        if (!scalars.count(b.param->name) && !b.param->is_constexpr) scalars[b.param->name] = 16;
+      }
+    }
+    // Group the accesses by the memory they touch.
+    std::map<std::string, std::vector<Access>> loads, stores;
+    for (const auto& a : k.loads)
+      if (auto it = by_param.find(a.ptr); it != by_param.end() && !it->second->buf.root.empty())
+        loads[it->second->buf.root].push_back({&a, it->second});
+    for (const auto& a : k.stores)
+      if (auto it = by_param.find(a.ptr); it != by_param.end() && !it->second->buf.root.empty())
+        stores[it->second->buf.root].push_back({&a, it->second});
+
+    IxEval ev(k, scalars);
+    for (const auto& [root, sts] : stores) {
+      auto lit = loads.find(root);
+      if (lit == loads.end()) continue;
+      for (const auto& ld : lit->second) {
+        for (const auto& st : sts) {
+          Verdict v = compare(ev, k, *ld.acc, *ld.bind, *st.acc, *st.bind);
+          if (v.same) continue;
+          if (v.evaluated && !v.witness && !v.in_range) continue;  // reads memory this launch does not write
+          std::string key = k.name + "|" + ld.acc->ptr + "|" + ld.acc->index + "|" + st.acc->ptr + "|" + st.acc->index +
+                            "|" + root;
+          if (!reported.insert(key).second) continue;
+          report(c, k, l, root, ld, st, v, out);
+          break;  // one finding per load: the first store it conflicts with
+        }
+      }
+    }
+  }
+
+  Verdict compare(IxEval& ev, const Kernel& k, const MemAccess& ld, const ParamBinding& lb, const MemAccess& st,
+                  const ParamBinding& sb) const {
+    Verdict v;
+    bool same_text = strip_space(ld.index) == strip_space(st.index) && lb.buf.offset == sb.buf.offset &&
+                     lb.buf.offset_known && sb.buf.offset_known;
+    IxPtr le = ev.parse(ld.index), se = ev.parse(st.index);
+    std::set<std::string> fv;
+    ev.free_vars(le, fv);
+    ev.free_vars(se, fv);
+    v.free.assign(fv.begin(), fv.end());
+    if (!lb.buf.offset_known || !sb.buf.offset_known || fv.size() > 3) {
+      v.same = same_text;
+      return v;
+    }
+    // Domains: Triton index variables range over their numel, C++ loop variables over their
+    // literal loop range; anything else over a small default range.
+    for (const auto& n : v.free) {
+      std::pair<int64_t, int64_t> d{0, 64};
+      if (is_triton_index_var(n)) {
+        std::string numel = numel_of(n);
+        std::map<std::string, int64_t> none;
+        if (auto x = ev.eval(ev.parse(numel), none)) d.second = *x;
+      } else if (auto it = k.loop_ranges.find(n); it != k.loop_ranges.end()) {
+        d = it->second;
+      }
+      if (d.second <= d.first) d.second = d.first + 1;
+      v.domain[n] = d;
+    }
+    // Sample points: small domains fully, large ones at both ends, the middle and a stride.
+    std::vector<std::vector<int64_t>> values;
+    size_t combos = 1;
+    for (const auto& n : v.free) {
+      auto [lo, hi] = v.domain[n];
+      int64_t d = hi - lo;
+      std::set<int64_t> s;
+      int64_t per = v.free.size() >= 3 ? 6 : 12;
+      if (d <= 4 * per) {
+        for (int64_t i = 0; i < d; ++i) s.insert(lo + i);
+      } else {
+        for (int64_t i = 0; i < per; ++i) {
+          s.insert(lo + i);
+          s.insert(hi - 1 - i);
+          s.insert(lo + d / 2 - per / 2 + i);
+        }
+        for (int64_t j = 1; j < 16; ++j) s.insert(lo + d * j / 16);
+        for (int64_t p : {7, 31, 127, 1021, 4099, 65537}) s.insert(lo + p % d);
+      }
+      values.emplace_back(s.begin(), s.end());
+      combos *= values.back().size();
+    }
+    std::vector<std::map<std::string, int64_t>> points;
+    points.reserve(combos);
+    std::map<std::string, int64_t> p;
+    std::function<void(size_t)> rec = [&](size_t i) {
+      if (i == v.free.size()) {
+        points.push_back(p);
+        return;
+      }
+      for (int64_t x : values[i]) {
+        p[v.free[i]] = x;
+        rec(i + 1);
+      }
+    };
+    rec(0);
+
+    std::vector<int64_t> L, S;
+    L.reserve(points.size());
+    S.reserve(points.size());
+    for (const auto& pt : points) {
+      auto a = ev.eval(le, pt), b = ev.eval(se, pt);
+      if (!a || !b) {
+        v.same = same_text;
+        return v;
+      }
+      L.push_back(*a + lb.buf.offset);
+      S.push_back(*b + sb.buf.offset);
+    }
+    v.evaluated = true;
+    v.same = L == S;
+    if (v.same) return v;
+
+    int64_t smin = *std::min_element(S.begin(), S.end()), smax = *std::max_element(S.begin(), S.end());
+    std::unordered_map<int64_t, size_t> writer_of;
+    for (size_t i = 0; i < S.size(); ++i) writer_of.emplace(S[i], i);
+    auto linear = [&](const std::map<std::string, int64_t>& pt) {
+      int64_t lin = 0;
+      for (const auto& n : v.free) lin = lin * (v.domain[n].second - v.domain[n].first) + pt.at(n) - v.domain[n].first;
+      return lin;
+    };
+    // Exact witnesses among the samples, or by solving an affine store index for the loaded element.
+    bool affine = false;
+    std::map<std::string, int64_t> coef;
+    int64_t base = 0;
+    {
+      // Probed at the origin and one step along each variable (outside a domain is fine:
+      // the samples then check the fit inside it).
+      std::map<std::string, int64_t> zero;
+      for (const auto& n : v.free) zero[n] = 0;
+      auto b0 = ev.eval(se, zero);
+      if (b0) {
+        base = *b0 + sb.buf.offset;
+        affine = true;
+        for (const auto& n : v.free) {
+          auto one = zero;
+          one[n] = 1;
+          auto b1 = ev.eval(se, one);
+          if (!b1) {
+            affine = false;
+            break;
+          }
+          coef[n] = *b1 + sb.buf.offset - base;
+        }
+        for (size_t i = 0; affine && i < points.size(); ++i) {
+          int64_t pred = base;
+          for (const auto& n : v.free) pred += coef[n] * points[i].at(n);
+          if (pred != S[i]) affine = false;
+        }
+      }
+    }
+    // Enumeration budget for the whole comparison, not per point: a 2-D launch of 1M x 1K
+    // points must not be walked once per sample.
+    int64_t budget = 1 << 22;
+    bool exhausted = false;
+    auto solve = [&](int64_t elem, std::map<std::string, int64_t>& w) -> bool {
+      if (!affine || v.free.empty()) return false;
+      // One variable solved exactly, the others (at most two) enumerated over bounded domains.
+      const std::string& last = v.free.back();
+      std::vector<std::string> rest(v.free.begin(), v.free.end() - 1);
+      std::map<std::string, int64_t> cur;
+      std::function<bool(size_t, int64_t)> go = [&](size_t i, int64_t partial) -> bool {
+        if (i == rest.size()) {
+          int64_t a = coef[last];
+          int64_t r = elem - partial;
+          if (a == 0) return false;
+          if (r % a != 0) return false;
+          int64_t x = r / a;
+          if (x < v.domain[last].first || x >= v.domain[last].second) return false;
+          cur[last] = x;
+          w = cur;
+          return true;
+        }
+        const std::string& n = rest[i];
+        for (int64_t x = v.domain[n].first; x < v.domain[n].second; ++x) {
+          if (budget-- <= 0) {
+            exhausted = true;
+            return false;
+          }
+          cur[n] = x;
+          if (go(i + 1, partial + coef[n] * x)) return true;
+        }
+        return false;
+      };
+      return go(0, base);
+    };
+    for (size_t i = 0; i < points.size(); ++i) {
+      if (L[i] == S[i]) continue;
+      std::map<std::string, int64_t> w;
+      bool found = false;
+      if (auto it = writer_of.find(L[i]); it != writer_of.end() && it->second != i) {
+        w = points[it->second];
+        found = true;
+      } else if (!v.witness && !exhausted && solve(L[i], w) && w != points[i]) {
+        found = true;  // once a witness exists, only the cheap lookup above may improve it
+      }
+      if (found) {
+        int64_t dist = std::llabs(linear(points[i]) - linear(w));
+        if (!v.witness || dist > v.distance) {
+          v.witness = true;
+          v.reader = points[i];
+          v.writer = w;
+          v.element = L[i];
+          v.reader_own = S[i];
+          v.distance = dist;
+        }
+      } else if (!v.witness && (!affine || exhausted) && L[i] >= smin && L[i] <= smax && !v.in_range) {
+        v.in_range = true;
+        v.reader = points[i];
+        v.element = L[i];
+        v.reader_own = S[i];
+      }
+    }
+    if (v.witness) v.in_range = false;
+    return v;
+  }
+
+  void report(const Compile& c, const Kernel& k, const KernelLaunch& l, const std::string& root, const Access& ld,
+              const Access& st, const Verdict& v, std::vector<Finding>& out) const {
+    Finding f;
+    f.compile_id = c.id;
+    f.kernel = k.name;
+    f.severity = Severity::Error;
+    f.location = ld.acc->loc;
+    const Buffer* rb = c.buffer(root);
+    bool caller_owned = rb && rb->is_graph_input;
+    std::string what = caller_owned ? "graph input `" + root + "`" : "buffer `" + root + "`";
+
+    std::ostringstream msg;
+    msg << "`" << k.name << "` (" << c.graph_kind << " graph) writes " << what << " through `" << st.acc->ptr
+        << "` at [" << st.acc->index << "] and, in the same launch, reads it through `" << ld.acc->ptr << "` at ["
+        << ld.acc->index << "]";
+    if (ld.bind->buf.chain.size() > 1 || st.bind->buf.chain.size() > 1 || ld.bind->arg != st.bind->arg)
+      msg << " (launch arguments `" << ld.bind->arg << "` and `" << st.bind->arg << "` are the same memory)";
+    msg << ". ";
+    if (v.witness)
+      msg << "Index point " << point_text(v.reader) << " loads element " << v.element << ", which point "
+          << point_text(v.writer) << " stores (its own store goes to element " << v.reader_own
+          << "): the value read depends on whether that store has happened, so compiled results differ from eager.";
+    else if (v.in_range)
+      msg << "Index point " << point_text(v.reader) << " loads element " << v.element
+          << ", inside the range this launch stores, but stores element " << v.reader_own
+          << ": the value read may already be overwritten.";
+    else
+      msg << "The load and store index expressions differ and could not be evaluated; the value read may already "
+             "be overwritten.";
+    f.message = msg.str();
+    f.fix = "Make the operand that reads the buffer a separate tensor before the in-place write "
+            "(`torch._foreach_add_([x], [x.flip(0).clone()])`), or write out of place (`x = x + x.flip(0)`), so the "
+            "read and the write are different memory. Run `inductor-lint confirm` to compare eager and compiled.";
+
+    // User source: the FX node that mutates the root (copy_ into a graph input), else any node the kernel computes.
+    const FxNode* user = nullptr;
+    for (const auto& n : c.fx.nodes)
+      if (!n.mutates.empty() && n.mutates == root && n.user_loc) user = &n;
+    if (!user)
+      for (const auto& name : k.fx_nodes)
+        if (const FxNode* n = find_fx_node(c, name); n && n->user_loc) {
+          user = n;
+          break;
+        }
+    if (user) f.related.push_back(RelatedLocation{*user->user_loc, "user source: " + user->user_code});
+    f.related.push_back(RelatedLocation{st.acc->loc, "the store to the same memory"});
+    f.related.push_back(RelatedLocation{l.loc, "launch with `" + ld.bind->arg + "` and `" + st.bind->arg + "`"});
+
+    nlohmann::json e;
+    e["graph_kind"] = c.graph_kind;
+    e["kernel"] = k.name;
+    e["backend"] = k.backend == KernelBackend::Cpp ? "cpp" : "triton";
+    e["buffer"] = root;
+    e["buffer_is_graph_input"] = caller_owned;
+    e["load"] = {{"ptr", ld.acc->ptr}, {"index", ld.acc->index}, {"arg", ld.bind->arg}, {"alias_chain", ld.bind->buf.chain},
+                 {"offset", ld.bind->buf.offset}, {"line", ld.acc->loc.line}};
+    e["store"] = {{"ptr", st.acc->ptr}, {"index", st.acc->index}, {"arg", st.bind->arg}, {"alias_chain", st.bind->buf.chain},
+                  {"offset", st.bind->buf.offset}, {"line", st.acc->loc.line}};
+    nlohmann::json dom = nlohmann::json::object();
+    for (auto& [n, d] : v.domain) dom[n] = {d.first, d.second};
+    e["index_vars"] = dom;
+    e["evaluated"] = v.evaluated;
+    e["claim"] = v.witness ? "cross-thread-overlap" : v.in_range ? "overlap-in-range" : "index-differs";
+    if (v.witness || v.in_range) {
+      e["reader"] = v.reader;
+      e["element"] = v.element;
+      e["reader_own_element"] = v.reader_own;
+    }
+    if (v.witness) {
+      e["writer"] = v.writer;
+      e["witness_distance"] = v.distance;
+    }
+    if (user) e["user_node"] = user->name;
+    f.evidence = e;
+    // Stable across recompiles: no kernel or buffer names.
+    f.fingerprint_key = c.graph_kind + "|" + (user ? user->user_code : "") + "|" + strip_space(ld.acc->index) + "|" +
+                        strip_space(st.acc->index) + "|" + (caller_owned ? "input" : "intermediate");
+    out.push_back(std::move(f));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> make_inplace_read_after_write() { return std::make_unique<InplaceReadAfterWrite>(); }
+
+}  // namespace ilint
