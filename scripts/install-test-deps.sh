@@ -32,22 +32,4 @@ if [ "$(cat node_modules/.ilint-lock-sha256 2>/dev/null || true)" != "$lock_sum"
   npm ci --no-audit --no-fund --loglevel=error
   echo "$lock_sum" > node_modules/.ilint-lock-sha256
 fi
-echo "install-test-deps: chromium is missing and this is not root; the browser test will skip" >&2
-  fi
-fi
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ]; then
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq nodejs npm >/dev/null
-  else
-    echo "install-test-deps: node/npm are missing and this is not root; SARIF schema and browser tests will skip" >&2
-    exit 0
-  fi
-fi
-cd "$here/tests/browser"
-# npm ci installs exactly package-lock.json; skip when node_modules already matches it.
-if [ ! -f node_modules/.package-lock.json ] || ! cmp -s <(sed -n '/"packages"/,$p' package-lock.json | grep -v '"": {' ) <(sed -n '/"packages"/,$p' node_modules/.package-lock.json | grep -v '"": {') ; then
-  npm ci --no-audit --no-fund --loglevel=error
-fi
 echo "install-test-deps: chromium $(command -v chromium || echo missing), node $(node --version), tests/browser/node_modules ready"
