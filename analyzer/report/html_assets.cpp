@@ -19,7 +19,7 @@ section > h2 { margin:0 0 8px; font-size:16px; }
 .card .l { color:var(--muted); font-size:12px; }
 .card.error .n { color:var(--err); } .card.warning .n { color:var(--warn); } .card.note .n { color:var(--note); }
 table { border-collapse:collapse; width:100%; }
-th, td { text-align:left; padding:4px 8px; border-bottom:1px solid var(--line); vertical-align:top; }
+th, td { text-align:left; padding:4px 8px; border-bottom:1px solid var(--line); vertical-align:top; overflow-wrap:anywhere; }
 th { background:#f5f5f5; font-weight:600; font-size:12px; }
 tr.finding { cursor:pointer; }
 tr.finding:hover { background:#f1f8e9; }
