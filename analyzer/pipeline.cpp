@@ -7,16 +7,6 @@
 
 namespace ilint {
 
-namespace {
-CppKernelReader& reader_slot() {
-  static CppKernelReader r;
-  return r;
-}
-}  // namespace
-
-void set_cpp_kernel_reader(CppKernelReader reader) { reader_slot() = std::move(reader); }
-const CppKernelReader& cpp_kernel_reader() { return reader_slot(); }
-
 void run_rules(const Program& program, const AnalyzeOptions& opts, std::vector<Finding>& out, DiagSink& diags) {
   register_all_rules();
   auto& reg = RuleRegistry::instance();

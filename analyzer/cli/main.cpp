@@ -1,9 +1,245 @@
+// inductor-lint: the command line.
+//
+//   inductor-lint [check] PATH... [options]     analyze and report findings
+//   inductor-lint rules                          list the rules with their docs
+//   inductor-lint confirm PATH... [options]      analyze, then re-execute to confirm each finding
+//
+// Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 nothing could be read
+// or bad usage. Output goes to stdout or to -o FILE, never anywhere else.
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
 #include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "analyzer/confirm/confirm.h"
+#include "analyzer/dynamo/dump.h"
 #include "analyzer/pipeline.h"
+#include "analyzer/report/dump_model.h"
+#include "analyzer/report/json.h"
+#include "analyzer/report/text.h"
+#include "analyzer/rule.h"
+
+namespace {
+
+const char* kUsage = R"(usage: inductor-lint [check] PATH... [options]
+       inductor-lint rules
+       inductor-lint confirm PATH... [options]
+
+PATH: a torch_compile_debug/ folder, a run_* folder, a compile folder
+(torchinductor/model__N_<kind>_<id>/), an output_code.py, an FX graph JSON, a
+TORCH_TRACE log or TORCH_LOGS text, or any folder holding these at any depth.
+
+options:
+  --format text|json      output format (default text)
+  -o, --output FILE       write the report to FILE instead of stdout
+  -j, --jobs N            parser threads (default: number of cores)
+  --rule ID               run only this rule (repeatable)
+  --disable ID            do not run this rule (repeatable)
+  --fail-on LEVEL         error|warning|note|never: exit 1 when a finding is at or
+                          above LEVEL (default warning)
+  --confirm-results FILE  attach recorded confirmation answers (JSON) to the findings
+
+confirm options:
+  --python PATH           the Python that has torch (default python3)
+  --device cuda|cpu       where to re-execute (default cuda)
+  --script FILE           the user's program, for scalar findings
+  --timeout S             seconds per finding (default 300)
+  --confirm-tool PATH     tools/confirm.py (default: the source tree's)
+
+  --dump-model            print the model (compiles, kernels, buffers, frames) and exit
+  --color / --no-color    colored text (default: when stdout is a terminal)
+  --no-diagnostics        do not list input diagnostics in text output
+  -h, --help              this text
+)";
+
+struct CliOptions {
+  std::string command = "check";
+  ilint::AnalyzeOptions analyze;
+  std::string format = "text";
+  std::string output;
+  std::string fail_on = "warning";
+  bool dump_model = false;
+  int color = -1;  // -1: auto
+  bool diagnostics = true;
+  ilint::ConfirmOptions confirm;
+  std::string confirm_results;
+};
+
+int usage_error(const std::string& msg) {
+  std::cerr << "inductor-lint: " << msg << "\n" << kUsage;
+  return 2;
+}
+
+bool parse_args(int argc, char** argv, CliOptions& o, int& rc) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  size_t i = 0;
+  if (!args.empty() && (args[0] == "check" || args[0] == "rules" || args[0] == "confirm")) o.command = args[i++];
+  unsigned hw = std::thread::hardware_concurrency();
+  o.analyze.jobs = hw ? static_cast<int>(hw) : 1;
+  for (; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string& out) {
+      if (i + 1 >= args.size()) {
+        rc = usage_error("option " + a + " needs a value");
+        return false;
+      }
+      out = args[++i];
+      return true;
+    };
+    std::string v;
+    if (a == "-h" || a == "--help") {
+      std::cout << kUsage;
+      rc = 0;
+      return false;
+    } else if (a == "--format") {
+      if (!value(o.format)) return false;
+    } else if (a == "-o" || a == "--output") {
+      if (!value(o.output)) return false;
+    } else if (a == "-j" || a == "--jobs") {
+      if (!value(v)) return false;
+      try {
+        o.analyze.jobs = std::max(1, std::min(256, std::stoi(v)));
+      } catch (...) {
+        rc = usage_error("-j needs a number");
+        return false;
+      }
+    } else if (a.rfind("-j", 0) == 0 && a.size() > 2) {
+      try {
+        o.analyze.jobs = std::max(1, std::min(256, std::stoi(a.substr(2))));
+      } catch (...) {
+        rc = usage_error("-j needs a number");
+        return false;
+      }
+    } else if (a == "--rule") {
+      if (!value(v)) return false;
+      o.analyze.only_rules.push_back(v);
+    } else if (a == "--disable") {
+      if (!value(v)) return false;
+      o.analyze.disabled_rules.push_back(v);
+    } else if (a == "--fail-on") {
+      if (!value(o.fail_on)) return false;
+    } else if (a == "--python") {
+      if (!value(o.confirm.python)) return false;
+    } else if (a == "--device") {
+      if (!value(o.confirm.device)) return false;
+    } else if (a == "--script") {
+      if (!value(o.confirm.script)) return false;
+    } else if (a == "--confirm-tool") {
+      if (!value(o.confirm.tool)) return false;
+    } else if (a == "--confirm-results") {
+      if (!value(o.confirm_results)) return false;
+    } else if (a == "--timeout") {
+      if (!value(v)) return false;
+      try {
+        o.confirm.timeout_s = std::max(1, std::stoi(v));
+      } catch (...) {
+        rc = usage_error("--timeout needs a number of seconds");
+        return false;
+      }
+    } else if (a == "--dump-model") {
+      o.dump_model = true;
+    } else if (a == "--color") {
+      o.color = 1;
+    } else if (a == "--no-color") {
+      o.color = 0;
+    } else if (a == "--no-diagnostics") {
+      o.diagnostics = false;
+    } else if (!a.empty() && a[0] == '-') {
+      rc = usage_error("unknown option " + a);
+      return false;
+    } else {
+      o.analyze.paths.push_back(a);
+    }
+  }
+  if (o.format != "text" && o.format != "json") {
+    rc = usage_error("unknown format '" + o.format + "' (text, json)");
+    return false;
+  }
+  if (o.fail_on != "error" && o.fail_on != "warning" && o.fail_on != "note" && o.fail_on != "never") {
+    rc = usage_error("--fail-on takes error, warning, note or never");
+    return false;
+  }
+  if (o.command != "rules" && o.analyze.paths.empty()) {
+    rc = usage_error("no input path given");
+    return false;
+  }
+  return true;
+}
+
+int list_rules() {
+  ilint::register_all_rules();
+  auto& reg = ilint::RuleRegistry::instance();
+  for (const auto& id : reg.ids()) {
+    auto r = reg.create(id);
+    const auto& i = r->info();
+    std::cout << i.id << " (" << ilint::severity_name(i.default_severity) << ", precision " << i.precision
+              << (i.experimental ? ", experimental" : "") << ")\n  " << i.name << ": " << i.short_description
+              << "\n  doc: " << i.doc_file << "\n";
+  }
+  return 0;
+}
+
+int exit_code(const ilint::Analysis& a, const std::string& fail_on) {
+  if (a.files_read == 0) return 2;
+  if (fail_on == "never") return 0;
+  int threshold = fail_on == "error" ? 0 : fail_on == "warning" ? 1 : 2;
+  for (const auto& f : a.findings)
+    if (static_cast<int>(f.severity) <= threshold) return 1;
+  return 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  ilint::AnalyzeOptions o;
-  for (int i = 1; i < argc; ++i) o.paths.push_back(argv[i]);
+  CliOptions o;
+  int rc = 0;
+  if (!parse_args(argc, argv, o, rc)) return rc;
+  if (o.command == "rules") return list_rules();
+
   ilint::Analysis a;
-  ilint::analyze(o, a);
-  std::cout << a.findings.size() << " findings\n";
+  ilint::analyze(o.analyze, a);
+  if (!o.confirm_results.empty()) {
+    std::ifstream in(o.confirm_results);
+    nlohmann::json rec = nlohmann::json::parse(in, nullptr, false);
+    if (!in || rec.is_discarded()) {
+      std::cerr << "inductor-lint: cannot read confirmation results " << o.confirm_results << "\n";
+      return 2;
+    }
+    ilint::attach_recorded(a, rec, a.diags);
+  }
+  if (o.command == "confirm") {
+    if (o.confirm.device != "cuda" && o.confirm.device != "cpu") return usage_error("--device takes cuda or cpu");
+    ilint::confirm_findings(a, o.confirm);
+  }
+
+  std::ofstream file;
+  std::ostream* out = &std::cout;
+  if (!o.output.empty()) {
+    file.open(o.output, std::ios::binary | std::ios::trunc);
+    if (!file) {
+      std::cerr << "inductor-lint: cannot write " << o.output << ": " << std::strerror(errno) << "\n";
+      return 2;
+    }
+    out = &file;
+  }
+  if (o.dump_model) {
+    ilint::dump_compiles(a.program, *out);
+    ilint::dump_dynamo_model(a.program, *out);
+  } else if (o.format == "json") {
+    ilint::write_json(a, *out);
+  } else {
+    ilint::TextOptions t;
+    t.color = o.color == 1 || (o.color == -1 && o.output.empty() && isatty(STDOUT_FILENO));
+    t.show_diagnostics = o.diagnostics;
+    ilint::write_text(a, t, *out);
+  }
+  if (a.files_read == 0) {
+    std::cerr << "inductor-lint: nothing could be read from the given paths\n";
+    for (const auto& d : a.diags.sorted())
+      std::cerr << d.loc.file << ": " << ilint::diag_level_name(d.level) << ": " << d.message << "\n";
+  }
+  return exit_code(a, o.fail_on);
 }

@@ -130,6 +130,7 @@ struct Kernel {
   std::string name;
   KernelBackend backend = KernelBackend::Unknown;
   KernelKind kind = KernelKind::Unknown;
+  std::string heuristic;               // Triton decorator: pointwise, reduction, persistent_reduction, split_scan
   SourceLoc def_loc;                   // `name = async_compile.triton(...)` line in output_code.py
   SourceLoc body_loc;                  // first line of the `def`/`extern "C"` of the kernel body
   std::vector<KernelParam> params;

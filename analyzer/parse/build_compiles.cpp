@@ -1,7 +1,152 @@
+// The parse stage: turns each ingested compile's files into a Compile of the model.
+#include <atomic>
+#include <filesystem>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+#include <re2/re2.h>
+
+#include "analyzer/ingest/ingest.h"
+#include "analyzer/parse/fx_json.h"
+#include "analyzer/parse/fx_text.h"
+#include "analyzer/parse/output_code.h"
 #include "analyzer/pipeline.h"
+#include "analyzer/util/read_file.h"
+
+namespace fs = std::filesystem;
 
 namespace ilint {
 
-size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags, int jobs) { return 0; }
+namespace {
+
+void read_provenance(const std::string& path, Compile& c, DiagSink& diags) {
+  std::string text;
+  if (!read_text_file(path, text, diags)) return;
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) {
+    diags.warning("parse-json", "provenance mapping is not a JSON object; ignored", SourceLoc{path, 1, 0});
+    return;
+  }
+  auto read_map = [&](const char* key, std::map<std::string, std::vector<std::string>>& out) {
+    if (!j.contains(key) || !j[key].is_object()) return;
+    for (auto& [k, v] : j[key].items()) {
+      if (!v.is_array()) continue;
+      for (auto& s : v)
+        if (s.is_string()) out[k].push_back(s.get<std::string>());
+    }
+  };
+  read_map("preToPost", c.provenance.pre_to_post);
+  read_map("postToPre", c.provenance.post_to_pre);
+  read_map("cppCodeToPost", c.provenance.kernel_to_post);
+  read_map("postToCppCode", c.provenance.post_to_kernel);
+}
+
+// `torch._inductor.config.emulate_precision_casts = True` lines of fx_graph_runnable.py, and
+// its "# torch version:" header.
+void read_runnable(const std::string& path, Compile& c, std::string& torch_version, DiagSink& diags) {
+  std::string text;
+  if (!read_text_file(path, text, diags)) return;
+  static const RE2 cfg(R"((?m)^torch\.(_inductor|_dynamo|_functorch)\.config\.([A-Za-z0-9_.]+) = (.*)$)");
+  re2::StringPiece in(text);
+  std::string mod, key, val;
+  while (RE2::FindAndConsume(&in, cfg, &mod, &key, &val)) c.config[mod.substr(1) + "." + key] = val;
+  static const RE2 ver(R"((?m)^# torch version: (\S+))");
+  std::string v;
+  if (RE2::PartialMatch(text, ver, &v)) torch_version = v;
+}
+
+void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, size_t& files_read, DiagSink& diags) {
+  c.files = f;
+  std::string base = !f.dir.empty() ? fs::path(f.dir).filename().string()
+                                    : fs::path(!f.output_code.empty() ? f.output_code : f.fx_json).filename().string();
+  c.id = base;
+  if (!parse_compile_dir_name(base, c.model_index, c.graph_kind, c.trailing_id)) c.graph_kind = "unknown";
+  std::string text;
+  if (!f.fx_graph_readable.empty() && read_text_file(f.fx_graph_readable, text, diags)) {
+    if (parse_fx_readable(f.fx_graph_readable, text, c.fx, diags)) ++files_read;
+  }
+  if (!f.fx_json.empty() && read_text_file(f.fx_json, text, diags)) {
+    FxGraph g;
+    std::string version;
+    if (parse_fx_json(f.fx_json, text, g, version, diags)) {
+      ++files_read;
+      if (c.fx.nodes.empty()) c.fx = std::move(g);
+      if (torch_version.empty()) torch_version = version;
+    }
+  }
+  if (!f.output_code.empty() && read_text_file(f.output_code, text, diags)) {
+    parse_output_code(f.output_code, text, c, diags);
+    ++files_read;
+  } else if (!f.dir.empty() && f.output_code.empty() && f.fx_json.empty()) {
+    // Reported by ingest already.
+  }
+  if (!f.provenance_json.empty()) read_provenance(f.provenance_json, c, diags);
+  if (!f.fx_graph_runnable.empty()) read_runnable(f.fx_graph_runnable, c, torch_version, diags);
+  if (c.graph_kind == "unknown" && !c.aot_ids.empty()) {
+    for (const char* k : {"forward", "backward", "inference"})
+      if (c.aot_ids[0].find(k) != std::string::npos) c.graph_kind = k;
+  }
+  // Graph input kinds from the FX placeholders: tensors, SymInts, SymFloats, 0-d CPU scalars.
+  for (auto& in : c.inputs) {
+    if (const FxNode* n = c.fx.find(in.name)) {
+      in.kind = n->kind;
+      if (in.meta.dtype == DType::Unknown) in.meta.dtype = n->meta.dtype;
+      if (in.meta.shape.empty()) in.meta.shape = n->meta.shape;
+    }
+    if (in.kind == ValueKind::Tensor && in.meta.shape.empty() && in.meta.device == "cpu") in.is_cpu_scalar = true;
+    if (c.buffer_index.count(in.name)) c.buffers[c.buffer_index[in.name]].meta = in.meta;
+  }
+  if (c.inputs.empty()) {
+    for (const auto& n : c.fx.nodes)
+      if (n.op == "placeholder") c.inputs.push_back(GraphInput{n.name, n.kind, n.meta, false});
+  }
+  // Which post-grad FX nodes each kernel computes: its graph fragment, plus the provenance map.
+  for (auto& k : c.kernels) {
+    for (auto& [handle, nodes] : c.provenance.kernel_to_post) {
+      if (handle.rfind(k.name + ":", 0) != 0 && handle != k.name) continue;
+      for (auto& n : nodes)
+        if (std::find(k.fx_nodes.begin(), k.fx_nodes.end(), n) == k.fx_nodes.end()) k.fx_nodes.push_back(n);
+    }
+  }
+}
+
+}  // namespace
+
+size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags, int jobs) {
+  size_t n = in.compiles.size();
+  std::vector<Compile> compiles(n);
+  std::vector<std::string> versions(n);
+  std::vector<size_t> read(n, 0);
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < n;) build_one(in.compiles[i], compiles[i], versions[i], read[i], diags);
+  };
+  int threads = std::max(1, std::min<int>(jobs, static_cast<int>(n)));
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  size_t total = 0;
+  for (size_t i = 0; i < n; ++i) {
+    total += read[i];
+    if (program.torch_version.empty() && !versions[i].empty()) program.torch_version = versions[i];
+  }
+  // Two compiles may share a folder name when several runs are given: make ids unique.
+  std::map<std::string, int> seen;
+  for (auto& c : compiles) {
+    int k = seen[c.id]++;
+    if (k > 0) c.id += "#" + std::to_string(k + 1);
+  }
+  program.compiles = std::move(compiles);
+  if (!program.torch_version.empty()) {
+    // inductor-lint reads torch 2.11 output; other versions may lay out their files differently.
+    if (program.torch_version.rfind("2.11", 0) != 0)
+      diags.warning("version-mismatch",
+                    "input was written by torch " + program.torch_version +
+                        "; inductor-lint is tested on torch 2.11 output, so some facts may be missing",
+                    SourceLoc{in.compiles.empty() ? "" : in.compiles[0].fx_graph_runnable, 0, 0});
+  }
+  return total;
+}
 
 }  // namespace ilint

@@ -1,0 +1,182 @@
+#include "analyzer/confirm/confirm.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+
+#include "analyzer/report/json.h"
+
+extern char** environ;
+
+namespace ilint {
+
+bool is_known_verdict(const std::string& v) {
+  return v == "confirmed" || v == "precision-artifact" || v == "not-reproduced" || v == "skipped";
+}
+
+namespace {
+
+nlohmann::json skipped(const std::string& reason, const std::string& detail) {
+  return {{"protocol", 1}, {"verdict", "skipped"}, {"reason", reason}, {"detail", detail}};
+}
+
+std::string default_tool() { return std::string(ILINT_SOURCE_DIR) + "/tools/confirm.py"; }
+
+}  // namespace
+
+nlohmann::json confirm_request(const Finding& f, const Compile* c, const ConfirmOptions& o) {
+  nlohmann::json r;
+  r["protocol"] = 1;
+  r["compile_dir"] = c ? c->files.dir : "";
+  r["finding"] = finding_json(f);
+  r["device"] = o.device;
+  r["seeds"] = o.seeds;
+  r["timeout_s"] = o.timeout_s;
+  if (!o.script.empty()) r["script"] = o.script;
+  return r;
+}
+
+nlohmann::json run_confirm_tool(const nlohmann::json& request, const ConfirmOptions& o) {
+  std::string tool = o.tool.empty() ? default_tool() : o.tool;
+  if (!std::filesystem::exists(tool)) return skipped("no-tool", "confirmation tool not found: " + tool);
+  int in_pipe[2], out_pipe[2];
+  if (pipe(in_pipe) != 0) return skipped("spawn-failed", std::strerror(errno));
+  if (pipe(out_pipe) != 0) {
+    close(in_pipe[0]);
+    close(in_pipe[1]);
+    return skipped("spawn-failed", std::strerror(errno));
+  }
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, in_pipe[0], 0);
+  posix_spawn_file_actions_adddup2(&fa, out_pipe[1], 1);
+  posix_spawn_file_actions_addclose(&fa, in_pipe[1]);
+  posix_spawn_file_actions_addclose(&fa, out_pipe[0]);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);  // its own group: a timeout kills all of it
+  posix_spawnattr_setpgroup(&attr, 0);
+  std::vector<std::string> argv_s = {o.python, tool};
+  std::vector<char*> argv;
+  for (auto& s : argv_s) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  pid_t pid;
+  int rc = posix_spawnp(&pid, o.python.c_str(), &fa, &attr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  close(in_pipe[0]);
+  close(out_pipe[1]);
+  if (rc != 0) {
+    close(in_pipe[1]);
+    close(out_pipe[0]);
+    return skipped("no-python", "cannot run " + o.python + ": " + std::strerror(rc));
+  }
+  signal(SIGPIPE, SIG_IGN);
+  std::string req = request.dump();
+  size_t off = 0;
+  while (off < req.size()) {
+    ssize_t w = write(in_pipe[1], req.data() + off, req.size() - off);
+    if (w <= 0) break;
+    off += static_cast<size_t>(w);
+  }
+  close(in_pipe[1]);
+  std::string out;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(o.timeout_s);
+  bool timed_out = false;
+  char buf[65536];
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd p{out_pipe[0], POLLIN, 0};
+    int n = poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) continue;
+    ssize_t r = read(out_pipe[0], buf, sizeof buf);
+    if (r <= 0) break;
+    out.append(buf, static_cast<size_t>(r));
+    if (out.size() > (64u << 20)) break;  // an answer that large is not an answer
+  }
+  close(out_pipe[0]);
+  if (timed_out) kill(-pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (timed_out) return skipped("timeout", "no answer within " + std::to_string(o.timeout_s) + " s");
+  nlohmann::json ans = nlohmann::json::parse(out, nullptr, false);
+  if (ans.is_discarded() || !ans.is_object())
+    return skipped("bad-answer", "the tool's output is not a JSON object (exit status " +
+                                     std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")");
+  return ans;
+}
+
+void attach_confirmation(Finding& f, const nlohmann::json& answer) {
+  if (!answer.is_object() || !answer.contains("verdict") || !answer["verdict"].is_string() ||
+      !is_known_verdict(answer["verdict"].get<std::string>())) {
+    f.confirmation = skipped("bad-answer", "answer has no known verdict");
+    return;
+  }
+  f.confirmation = answer;
+  if (!f.confirmation.contains("summary")) {
+    std::string s = answer.value("detail", nlohmann::json()).is_string() ? answer["detail"].get<std::string>() : "";
+    if (answer.contains("reason") && answer["reason"].is_string())
+      s = answer["reason"].get<std::string>() + (s.empty() ? "" : ": " + s);
+    f.confirmation["summary"] = s;
+  }
+}
+
+void confirm_findings(Analysis& a, const ConfirmOptions& o) {
+  nlohmann::json machine_refusal;  // no torch / no CUDA: the same answer for every finding
+  for (auto& f : a.findings) {
+    if (!machine_refusal.is_null()) {
+      attach_confirmation(f, machine_refusal);
+      continue;
+    }
+    const Compile* c = a.program.compile(f.compile_id);
+    nlohmann::json ans = run_confirm_tool(confirm_request(f, c, o), o);
+    std::string reason = ans.value("reason", nlohmann::json()).is_string() ? ans["reason"].get<std::string>() : "";
+    if (ans.value("verdict", "") == "skipped" &&
+        (reason == "no-torch" || reason == "no-cuda" || reason == "no-python" || reason == "no-tool"))
+      machine_refusal = ans;
+    attach_confirmation(f, ans);
+  }
+}
+
+size_t attach_recorded(Analysis& a, const nlohmann::json& recorded, DiagSink& diags) {
+  const nlohmann::json* list = &recorded;
+  if (recorded.is_object() && recorded.contains("results")) list = &recorded["results"];
+  if (!list->is_array()) {
+    diags.warning("confirm-results", "recorded results are not a JSON array");
+    return 0;
+  }
+  size_t n = 0;
+  for (const auto& r : *list) {
+    if (!r.is_object()) continue;
+    for (auto& f : a.findings) {
+      bool match = false;
+      if (r.contains("fingerprint") && r["fingerprint"].is_string()) match = r["fingerprint"] == f.fingerprint;
+      else if (r.contains("compile_dir") && r["compile_dir"].is_string()) {
+        const Compile* c = a.program.compile(f.compile_id);
+        std::string dir = r["compile_dir"];
+        match = c && !c->files.dir.empty() &&
+                std::filesystem::path(c->files.dir).filename() == std::filesystem::path(dir).filename() &&
+                (!r.contains("rule") || r["rule"] == f.rule);
+      }
+      if (match) {
+        attach_confirmation(f, r.contains("answer") ? r["answer"] : r);
+        ++n;
+      }
+    }
+  }
+  return n;
+}
+
+}  // namespace ilint

@@ -1,0 +1,41 @@
+// Confirmation: hands each finding to tools/confirm.py (next to PyTorch, on a CUDA machine) over
+// the JSON protocol of docs/confirm-protocol.md, and attaches the verdict and numbers it returns.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "analyzer/pipeline.h"
+
+namespace ilint {
+
+struct ConfirmOptions {
+  std::string python = "python3";
+  std::string tool;            // path of tools/confirm.py (default: the source tree's)
+  std::string device = "cuda"; // cuda | cpu
+  std::string script;          // the user's program, for scalar findings (--script)
+  std::vector<int> seeds = {0, 1, 2};
+  int timeout_s = 300;         // per finding
+};
+
+// The verdicts confirm.py may return.
+bool is_known_verdict(const std::string& v);
+
+// The request for one finding (protocol 1).
+nlohmann::json confirm_request(const Finding& f, const Compile* c, const ConfirmOptions& o);
+
+// Runs the tool with `request` on stdin; returns its JSON answer, or a `skipped` answer saying
+// why (no interpreter, timeout, unreadable answer). Never throws.
+nlohmann::json run_confirm_tool(const nlohmann::json& request, const ConfirmOptions& o);
+
+// Validates an answer and stores it in f.confirmation; a malformed answer becomes `skipped`
+// with reason "bad-answer".
+void attach_confirmation(Finding& f, const nlohmann::json& answer);
+
+// Confirms every finding of `a` (one tool run per finding).
+void confirm_findings(Analysis& a, const ConfirmOptions& o);
+
+// Attaches recorded answers (a JSON array or {"results": [...]}, each with "fingerprint" or
+// "compile_dir" + "rule") to the matching findings. Returns how many were attached.
+size_t attach_recorded(Analysis& a, const nlohmann::json& recorded, DiagSink& diags);
+
+}  // namespace ilint

@@ -1,0 +1,261 @@
+#include "analyzer/parse/fx_text.h"
+
+#include <re2/re2.h>
+
+#include <set>
+
+#include "analyzer/parse/python.h"
+
+namespace ilint {
+
+namespace {
+
+std::vector<std::string> split_top(const std::string& s) {
+  // Splits "8, 1, s0 + 1" at top-level commas.
+  std::vector<std::string> out;
+  int d = 0;
+  std::string cur;
+  for (char c : s) {
+    if (c == '(' || c == '[') ++d;
+    if (c == ')' || c == ']') --d;
+    if (c == ',' && d == 0) {
+      out.push_back(py::normalize_space(cur));
+      cur.clear();
+      continue;
+    }
+    cur += c;
+  }
+  if (!py::normalize_space(cur).empty()) out.push_back(py::normalize_space(cur));
+  return out;
+}
+
+}  // namespace
+
+TensorMeta parse_value_annotation(const std::string& text, ValueKind& kind) {
+  TensorMeta m;
+  kind = ValueKind::Other;
+  static const RE2 sym(R"(^Sym\((.*)\)$)");
+  std::string inner;
+  if (RE2::FullMatch(text, sym, &inner)) {
+    // Sym(s0) is an int; Sym(zf0)/Sym(0.5*zf0) a float; Sym(Eq(s0, 1)) a bool.
+    if (inner.find("zf") != std::string::npos || inner.find("zuf") != std::string::npos ||
+        inner.find('.') != std::string::npos)
+      kind = ValueKind::SymFloat;
+    else if (inner.rfind("Eq(", 0) == 0 || inner.rfind("Ne(", 0) == 0 || inner == "True" || inner == "False")
+      kind = ValueKind::SymBool;
+    else
+      kind = ValueKind::SymInt;
+    m.shape.push_back(inner);
+    return m;
+  }
+  static const RE2 tensor(R"(^([a-z]+[0-9]*[a-z0-9]*)\[([^\]]*)\](?:\[([^\]]*)\])?(.*)$)");
+  std::string dt, shape, stride, device;
+  if (RE2::FullMatch(text, tensor, &dt, &shape, &stride, &device)) {
+    m.dtype = parse_dtype(dt);
+    if (m.dtype == DType::Unknown && dt != "unknown") return m;
+    kind = ValueKind::Tensor;
+    m.shape = split_top(shape);
+    m.stride = split_top(stride);
+    m.device = py::normalize_space(device);
+  }
+  return m;
+}
+
+void collect_fragment_refs(const std::string& args, std::vector<std::string>& out) {
+  static const RE2 ref(R"(%([A-Za-z_][A-Za-z0-9_]*))");
+  re2::StringPiece in(args);
+  std::string name;
+  while (RE2::FindAndConsume(&in, ref, &name)) out.push_back(name);
+}
+
+bool parse_graph_fragment_line(const std::string& line, FxNode& out) {
+  // %add : Tensor "bf16[8, 1, 5, 15][75, 75, 15, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%slice_3, %slice_4), kwargs = {})
+  static const RE2 node(R"re(^%([A-Za-z_][A-Za-z0-9_]*) : ([A-Za-z_]+)(?: "([^"]*)")?(?:\[num_users=\d+\])? = ([a-z_]+)\[target=(.*?)\](?:\(args = \((.*)\), kwargs = \{(.*)\}\))?\s*$)re");
+  std::string name, type, ann, op, target, args, kwargs;
+  if (!RE2::FullMatch(line, node, &name, &type, &ann, &op, &target, &args, &kwargs)) return false;
+  out = FxNode{};
+  out.name = name;
+  out.op = op;
+  out.target = target;
+  out.annotation = ann;
+  ValueKind k;
+  out.meta = parse_value_annotation(ann, k);
+  out.kind = type == "Tensor" ? ValueKind::Tensor : (type == "Sym" ? k : k);
+  if (type == "Tensor") out.kind = ValueKind::Tensor;
+  for (auto& a : split_top(args)) out.args.push_back(a);
+  for (auto& kv : split_top(kwargs)) {
+    auto colon = kv.find(':');
+    if (colon == std::string::npos) continue;
+    std::string key = py::normalize_space(kv.substr(0, colon));
+    if (key.size() >= 2 && (key.front() == '\'' || key.front() == '"')) key = key.substr(1, key.size() - 2);
+    out.kwargs[key] = py::normalize_space(kv.substr(colon + 1));
+  }
+  collect_fragment_refs(args, out.input_nodes);
+  collect_fragment_refs(kwargs, out.input_nodes);
+  if (out.target.find("copy_") != std::string::npos && !out.input_nodes.empty()) out.mutates = out.input_nodes[0];
+  return true;
+}
+
+namespace {
+
+// "# File: /work/steering/probe/seed2.py:12 in fn, code: x = x_base.view(1, 1, 1, 16).expand_as(y)"
+bool parse_file_comment(const std::string& c, SourceLoc& loc, std::string& fn, std::string& code) {
+  static const RE2 re(R"(^#\s*File: (.*?):(\d+) in ([^,]*), code: (.*)$)");
+  int line = 0;
+  std::string file;
+  if (!RE2::FullMatch(c, re, &file, &line, &fn, &code)) return false;
+  loc = SourceLoc{file, line, 0};
+  return true;
+}
+
+void collect_names(const py::Expr& e, const std::set<std::string>& known, std::vector<std::string>& out) {
+  if (e.kind == py::Expr::Name) {
+    if (known.count(e.text)) out.push_back(e.text);
+    return;
+  }
+  if (e.kind == py::Expr::Attribute) return;  // torch.float32, operator targets
+  if (e.func && e.kind != py::Expr::Call) collect_names(*e.func, known, out);
+  for (auto& i : e.items)
+    if (i) collect_names(*i, known, out);
+  for (auto& [k, v] : e.kwargs)
+    if (v) collect_names(*v, known, out);
+}
+
+}  // namespace
+
+bool parse_fx_readable(const std::string& path, const std::string& text, FxGraph& out, DiagSink& diags) {
+  py::Module m = py::parse_module(text);
+  for (auto& i : m.issues) diags.warning("parse-python", i.message, SourceLoc{path, i.line, i.col});
+  out.origin = "fx_graph_readable.py";
+  out.file = path;
+  std::set<std::string> known;
+  SourceLoc user;
+  std::string user_fn, user_code;
+  bool have_user = false;
+  bool in_forward = false;
+  int forward_depth = -1;
+  for (const auto& s : m.stmts) {
+    // The "# File:" comment applies to the node statements that follow it, until the next one.
+    for (const auto& c : s.comments_above) {
+      SourceLoc l;
+      std::string fn, code;
+      if (parse_file_comment(c.text, l, fn, code)) {
+        user = l;
+        user_fn = fn;
+        user_code = code;
+        have_user = true;
+      } else if (c.text.find("No stacktrace found") != std::string::npos) {
+        have_user = false;
+      }
+    }
+    if (s.kind == py::Stmt::Def && s.name == "forward") {
+      in_forward = true;
+      forward_depth = s.def_depth;
+      for (const auto& [pname, ann] : s.params) {
+        if (pname == "self") continue;
+        FxNode n;
+        n.name = pname;
+        n.op = "placeholder";
+        n.target = pname;
+        n.def_loc = SourceLoc{path, s.line, s.col};
+        if (ann && ann->kind == py::Expr::String) {
+          n.annotation = ann->text;
+          n.meta = parse_value_annotation(ann->text, n.kind);
+        }
+        known.insert(pname);
+        out.add(std::move(n));
+      }
+      have_user = false;
+      continue;
+    }
+    if (!in_forward) continue;
+    if (s.def_depth <= forward_depth) continue;
+    if (s.kind == py::Stmt::AnnAssign && !s.targets.empty() && s.targets[0]->kind == py::Expr::Name && s.value) {
+      FxNode n;
+      n.name = s.targets[0]->text;
+      n.def_loc = SourceLoc{path, s.line, s.col};
+      if (s.annotation && s.annotation->kind == py::Expr::String) {
+        n.annotation = s.annotation->text;
+        n.meta = parse_value_annotation(s.annotation->text, n.kind);
+      }
+      const py::Expr& v = *s.value;
+      if (v.kind == py::Expr::Call && v.func) {
+        n.op = "call_function";
+        n.target = v.func->dotted();
+        if (n.target.empty()) n.target = m.text_of(*v.func);
+        for (auto& a : v.items) n.args.push_back(py::normalize_space(m.text_of(*a)));
+        for (auto& [k, kv] : v.kwargs) n.kwargs[k] = py::normalize_space(m.text_of(*kv));
+      } else if (v.kind == py::Expr::Subscript) {
+        n.op = "call_function";
+        n.target = "operator.getitem";
+        for (auto& a : v.items) n.args.push_back(py::normalize_space(m.text_of(*a)));
+      } else {
+        n.op = "get_attr";
+        n.target = py::normalize_space(m.text_of(v));
+      }
+      collect_names(v, known, n.input_nodes);
+      if (n.target.find(".copy_") != std::string::npos && !n.input_nodes.empty()) n.mutates = n.input_nodes[0];
+      if (have_user) {
+        n.user_loc = user;
+        n.user_function = user_fn;
+        n.user_code = user_code;
+      }
+      known.insert(n.name);
+      out.add(std::move(n));
+    } else if (s.kind == py::Stmt::Assign && s.value && s.value->kind == py::Expr::Call && s.value->func &&
+               s.targets.size() == 1 && s.targets[0]->kind == py::Expr::Name &&
+               s.value->func->dotted().find("torch.ops.") == 0) {
+      // Unannotated node (rare: ops with no fake value).
+      FxNode n;
+      n.name = s.targets[0]->text;
+      n.op = "call_function";
+      n.target = s.value->func->dotted();
+      n.def_loc = SourceLoc{path, s.line, s.col};
+      for (auto& a : s.value->items) n.args.push_back(py::normalize_space(m.text_of(*a)));
+      collect_names(*s.value, known, n.input_nodes);
+      if (have_user) {
+        n.user_loc = user;
+        n.user_function = user_fn;
+        n.user_code = user_code;
+      }
+      known.insert(n.name);
+      out.add(std::move(n));
+    } else if (s.kind == py::Stmt::ExprStmt && s.value && s.value->kind == py::Expr::Call && s.value->func) {
+      // In-place ops with no result: `copy_: "f32[128]" = ...` is annotated, but
+      // `torch.ops.aten.copy_.default(arg0_1, add)` can appear bare.
+      std::string tgt = s.value->func->dotted();
+      if (tgt.find("torch.ops.") == 0) {
+        FxNode n;
+        n.name = "stmt_" + std::to_string(s.line);
+        n.op = "call_function";
+        n.target = tgt;
+        n.def_loc = SourceLoc{path, s.line, s.col};
+        for (auto& a : s.value->items) n.args.push_back(py::normalize_space(m.text_of(*a)));
+        collect_names(*s.value, known, n.input_nodes);
+        if (tgt.find(".copy_") != std::string::npos && !n.input_nodes.empty()) n.mutates = n.input_nodes[0];
+        if (have_user) {
+          n.user_loc = user;
+          n.user_function = user_fn;
+          n.user_code = user_code;
+        }
+        out.add(std::move(n));
+      }
+    } else if (s.kind == py::Stmt::Return && s.value) {
+      FxNode n;
+      n.name = "output";
+      n.op = "output";
+      n.target = "output";
+      n.def_loc = SourceLoc{path, s.line, s.col};
+      collect_names(*s.value, known, n.input_nodes);
+      out.add(std::move(n));
+      in_forward = false;  // a nested GraphModule class may follow; its nodes belong to it
+    }
+  }
+  if (out.nodes.empty()) {
+    diags.warning("parse-fx-empty", "no FX graph nodes found", SourceLoc{path, 1, 0});
+    return false;
+  }
+  return true;
+}
+
+}  // namespace ilint

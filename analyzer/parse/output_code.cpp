@@ -1,0 +1,388 @@
+// Reads Inductor's Python wrapper module (output_code.py): the kernels it defines, with the
+// provenance comments above each, and the `call` function: inputs, buffer allocations and
+// aliases, kernel launches in order, ATen fallbacks, in-place copies into inputs, outputs.
+#include "analyzer/parse/output_code.h"
+
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+#include "analyzer/parse/fx_text.h"
+#include "analyzer/parse/python.h"
+#include "analyzer/parse/triton_kernel.h"
+#include "analyzer/pipeline.h"
+
+namespace ilint {
+
+namespace {
+
+using py::Expr;
+using py::Stmt;
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  int d = 0;
+  for (char c : s) {
+    if (c == '(' || c == '[') ++d;
+    if (c == ')' || c == ']') --d;
+    if (c == ',' && d == 0) {
+      if (!py::normalize_space(cur).empty()) out.push_back(py::normalize_space(cur));
+      cur.clear();
+      continue;
+    }
+    cur += c;
+  }
+  if (!py::normalize_space(cur).empty()) out.push_back(py::normalize_space(cur));
+  return out;
+}
+
+std::string strip_comment_marker(const std::string& c) {
+  size_t i = 0;
+  if (i < c.size() && c[i] == '#') ++i;
+  if (i < c.size() && c[i] == ' ') ++i;
+  return c.substr(i);
+}
+
+// "# Topologically Sorted Source Nodes: [view, x, cumulative_trapezoid], Original ATen: [aten.view, ...]"
+bool parse_source_nodes(const std::string& c, std::vector<std::string>& nodes, std::vector<std::string>& aten) {
+  static const RE2 re(R"(^#\s*Topologically Sorted Source Nodes: \[(.*?)\](?:, Original ATen: \[(.*)\])?\s*$)");
+  std::string n, a;
+  if (!RE2::FullMatch(c, re, &n, &a)) return false;
+  nodes = split_list(n);
+  aten = split_list(a);
+  return true;
+}
+
+// Reads the comment block above a kernel definition.
+void read_kernel_comments(const std::vector<py::Token>& comments, const std::string& file, Kernel& k) {
+  enum { None, Mapping, Fragment } section = None;
+  for (const auto& c : comments) {
+    const std::string& t = c.text;
+    if (parse_source_nodes(t, k.source_nodes, k.aten_ops)) {
+      section = None;
+      continue;
+    }
+    if (t.rfind("# Source node to ATen node mapping:", 0) == 0) {
+      section = Mapping;
+      continue;
+    }
+    if (t.rfind("# Graph fragment:", 0) == 0) {
+      section = Fragment;
+      k.fragment.origin = "graph_fragment";
+      k.fragment.file = file;
+      continue;
+    }
+    if (t.rfind("# kernel path:", 0) == 0) {
+      section = None;
+      continue;
+    }
+    std::string body = strip_comment_marker(t);
+    size_t lead = body.find_first_not_of(' ');
+    if (lead == std::string::npos) continue;
+    body = body.substr(lead);
+    if (section == Mapping) {
+      auto arrow = body.find(" => ");
+      if (arrow != std::string::npos) k.source_to_aten[body.substr(0, arrow)] = split_list(body.substr(arrow + 4));
+    } else if (section == Fragment) {
+      FxNode n;
+      if (parse_graph_fragment_line(body, n)) {
+        n.def_loc = SourceLoc{file, c.line, c.col};
+        k.fragment.add(std::move(n));
+      } else if (body.rfind("return ", 0) == 0) {
+        FxNode out;
+        out.name = "output";
+        out.op = "output";
+        out.target = "output";
+        out.def_loc = SourceLoc{file, c.line, c.col};
+        collect_fragment_refs(body, out.input_nodes);
+        k.fragment.add(std::move(out));
+      }
+    }
+  }
+}
+
+// The C++ kernel header `extern "C" void kernel(const at::BFloat16* in_ptr0, float* out_ptr0, const int64_t ks0)`:
+// enough to name the parameters when no C++ reader is installed.
+void read_cpp_signature(Kernel& k) {
+  static const RE2 header(R"(extern\s+"C"[^(]*\(([^)]*)\))");
+  std::string params;
+  if (!RE2::PartialMatch(k.source, header, &params)) return;
+  k.params.clear();
+  for (auto& p : split_list(params)) {
+    KernelParam kp;
+    auto sp = p.find_last_of(" *&");
+    if (sp == std::string::npos) continue;
+    kp.name = p.substr(sp + 1);
+    kp.type_text = py::normalize_space(p.substr(0, sp + 1));
+    kp.is_pointer = kp.type_text.find('*') != std::string::npos;
+    kp.is_const = kp.type_text.rfind("const", 0) == 0;
+    kp.is_restrict = kp.type_text.find("__restrict__") != std::string::npos;
+    std::string base = kp.type_text;
+    for (const char* w : {"__restrict__", "*", "const "})
+      for (size_t pos; (pos = base.find(w)) != std::string::npos;) base.erase(pos, std::strlen(w));
+    kp.dtype = parse_dtype(py::normalize_space(base));
+    k.params.push_back(kp);
+  }
+}
+
+std::vector<std::string> tuple_texts(const py::Module& m, const Expr* e) {
+  std::vector<std::string> out;
+  if (!e) return out;
+  if (e->kind == Expr::Tuple || e->kind == Expr::List)
+    for (auto& i : e->items) out.push_back(py::normalize_space(m.text_of(*i)));
+  else
+    out.push_back(py::normalize_space(m.text_of(*e)));
+  return out;
+}
+
+std::string string_arg(const Expr* e) { return e && e->kind == Expr::String ? e->text : ""; }
+
+bool is_fallback_callee(const std::string& f) {
+  return f.rfind("torch.ops.", 0) == 0 || f.rfind("aten.", 0) == 0 || f.rfind("extern_kernels.", 0) == 0 ||
+         f.rfind("inductor_ops.", 0) == 0 || f.rfind("torch._C._nn.", 0) == 0 ||
+         f.rfind("torch._ops.", 0) == 0;
+}
+
+}  // namespace
+
+void parse_output_code(const std::string& path, const std::string& text, Compile& c, DiagSink& diags) {
+  static const RE2 aot_re(R"(^# AOT ID: \[(.*)\])");
+  std::string aot;
+  if (RE2::PartialMatch(text.substr(0, text.find('\n')), aot_re, &aot)) {
+    for (auto& a : split_list(aot)) c.aot_ids.push_back(a.size() >= 2 ? a.substr(1, a.size() - 2) : a);
+  } else {
+    diags.warning("version-mismatch",
+                  "output_code.py has no '# AOT ID:' header (inductor-lint is tested on torch 2.11 output); "
+                  "reading it anyway",
+                  SourceLoc{path, 1, 1});
+  }
+  if (text.find("#include <torch/csrc/inductor/cpp_wrapper") != std::string::npos ||
+      text.find("cpp_wrapper") != std::string::npos && text.find("async_compile.cpp_pybinding") == std::string::npos &&
+          text.find("def call(") == std::string::npos)
+    c.cpp_wrapper = true;
+
+  py::Module m = py::parse_module(text);
+  for (auto& i : m.issues) diags.warning("parse-python", i.message, SourceLoc{path, i.line, i.col});
+
+  // ---- Kernel definitions (module level).
+  for (const auto& s : m.stmts) {
+    if (s.def_depth != 0 || s.kind != Stmt::Assign || !s.value || s.value->kind != Expr::Call || !s.value->func)
+      continue;
+    std::string callee = s.value->func->dotted();
+    bool triton = callee == "async_compile.triton";
+    bool cpp = callee == "async_compile.cpp_pybinding" || callee == "async_compile.cpp";
+    if (!triton && !cpp) continue;
+    if (s.targets.empty() || s.targets[0]->kind != Expr::Name) continue;
+    Kernel k;
+    k.name = s.targets[0]->text;
+    k.def_loc = SourceLoc{path, s.line, s.col};
+    const Expr* src = nullptr;
+    if (triton) {
+      if (s.value->items.size() >= 2) src = s.value->items[1].get();
+      std::string declared = s.value->items.empty() ? "" : string_arg(s.value->items[0].get());
+      if (!declared.empty() && declared != k.name)
+        diags.note("parse-kernel-name", "kernel variable " + k.name + " compiles Triton function " + declared, k.def_loc);
+    } else {
+      // cpp_pybinding(['const at::BFloat16*', 'float*'], r'''...''')
+      if (s.value->items.size() >= 2) src = s.value->items[1].get();
+      else if (s.value->items.size() == 1) src = s.value->items[0].get();
+      k.backend = KernelBackend::Cpp;
+    }
+    if (!src || src->kind != Expr::String) {
+      diags.warning("parse-kernel", "kernel " + k.name + ": source string not found", k.def_loc);
+      continue;
+    }
+    k.source = src->text;
+    // The string's content starts right after the opening quotes, on the same line.
+    k.source_first_line = src->line;
+    read_kernel_comments(s.comments_above, path, k);
+    if (triton) {
+      read_triton_kernel(k, path, diags);
+    } else {
+      read_cpp_signature(k);
+      if (cpp_kernel_reader()) cpp_kernel_reader()(k, path, diags);
+      if (c.device_type.empty()) c.device_type = "cpu";
+    }
+    if (triton) c.device_type = "cuda";
+    for (auto& n : k.fragment.nodes)
+      if (n.op != "placeholder" && n.op != "output" && n.target.find("PlaceHolder") == std::string::npos)
+        k.fx_nodes.push_back(n.name);
+    c.add_kernel(std::move(k));
+  }
+
+  // ---- The call function.
+  std::set<std::string> inputs;
+  int order = 0;
+  std::vector<std::string> pending_nodes;
+  std::string pending_handle;
+  for (size_t si = 0; si < m.stmts.size(); ++si) {
+    const Stmt& s = m.stmts[si];
+    if (s.enclosing_def == "get_args" && s.kind == Stmt::Assign && s.value && s.value->kind == Expr::Call &&
+        !s.targets.empty() && s.targets[0]->kind == Expr::Name) {
+      // primals_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.float32)
+      const Expr& v = *s.value;
+      std::string name = s.targets[0]->text;
+      for (auto& in : c.inputs)
+        if (in.name == name) {
+          if (v.func && v.func->dotted() == "rand_strided") {
+            if (!v.items.empty()) in.meta.shape = tuple_texts(m, v.items[0].get());
+            if (v.items.size() > 1) in.meta.stride = tuple_texts(m, v.items[1].get());
+            if (const Expr* d = v.kwarg("device")) in.meta.device = string_arg(d);
+            if (const Expr* d = v.kwarg("dtype")) in.meta.dtype = parse_dtype(d->dotted());
+            in.is_cpu_scalar = in.meta.shape.empty() && in.meta.device == "cpu";
+          }
+        }
+      continue;
+    }
+    if (s.enclosing_def != "call") continue;
+    SourceLoc loc{path, s.line, s.col};
+    for (const auto& cm : s.comments_above) {
+      std::vector<std::string> nodes, aten;
+      if (parse_source_nodes(cm.text, nodes, aten)) pending_nodes = nodes;
+      static const RE2 handle(R"(^#\s*\[Provenance debug handles\]\s*(.*?)\s*$)");
+      std::string h;
+      if (RE2::FullMatch(cm.text, handle, &h)) pending_handle = h;
+    }
+    if (s.kind == Stmt::Assign && s.value && s.value->kind == Expr::Name && s.value->text == "args" &&
+        !s.targets.empty()) {
+      for (auto& n : tuple_texts(m, s.targets[0].get())) {
+        GraphInput gi;
+        gi.name = n;
+        inputs.insert(n);
+        c.inputs.push_back(gi);
+        Buffer b;
+        b.name = n;
+        b.is_graph_input = true;
+        b.alloc_loc = loc;
+        c.add_buffer(b);
+      }
+      continue;
+    }
+    if (s.kind == Stmt::Return && s.value) {
+      for (auto& n : tuple_texts(m, s.value.get())) {
+        c.outputs.push_back(n);
+        if (c.buffer_index.count(n)) c.buffers[c.buffer_index[n]].is_graph_output = true;
+      }
+      continue;
+    }
+    const Expr* call = nullptr;
+    std::vector<std::string> results;
+    if (s.kind == Stmt::ExprStmt && s.value && s.value->kind == Expr::Call) call = s.value.get();
+    if (s.kind == Stmt::Assign && s.value) {
+      for (auto& t : s.targets)
+        for (auto& n : tuple_texts(m, t.get())) results.push_back(n);
+      if (s.value->kind == Expr::Call) call = s.value.get();
+      if (s.value->kind == Expr::Name && results.size() == 1) {
+        // `buf3 = buf2; del buf2  # reuse` or `buf2 = buf1` (an alias of a fallback's result).
+        Buffer b;
+        b.name = results[0];
+        b.alias_of = s.value->text;
+        b.alloc_loc = loc;
+        if (const Buffer* src = c.buffer(s.value->text)) b.meta = src->meta;
+        for (size_t j = si; j < m.stmts.size() && m.stmts[j].line == s.line; ++j)
+          if (m.stmts[j].trailing_comment.find("reuse") != std::string::npos) b.is_reuse = true;
+        c.add_buffer(b);
+        continue;
+      }
+    }
+    if (!call || !call->func) continue;
+    std::string callee = call->func->dotted();
+    if (callee == "assert_size_stride" && call->items.size() >= 3) {
+      std::string n = py::normalize_space(m.text_of(*call->items[0]));
+      for (auto& in : c.inputs)
+        if (in.name == n) {
+          in.meta.shape = tuple_texts(m, call->items[1].get());
+          in.meta.stride = tuple_texts(m, call->items[2].get());
+        }
+      if (c.buffer_index.count(n)) {
+        auto& b = c.buffers[c.buffer_index[n]];
+        b.meta.shape = tuple_texts(m, call->items[1].get());
+        b.meta.stride = tuple_texts(m, call->items[2].get());
+      }
+      continue;
+    }
+    if (callee.rfind("empty_strided", 0) == 0 && results.size() == 1) {
+      Buffer b;
+      b.name = results[0];
+      b.alloc_loc = loc;
+      if (call->items.size() >= 2) {
+        b.meta.shape = tuple_texts(m, call->items[0].get());
+        b.meta.stride = tuple_texts(m, call->items[1].get());
+      }
+      if (call->items.size() >= 3) b.meta.dtype = parse_dtype(call->items[2]->dotted());
+      if (const Expr* d = call->kwarg("dtype")) b.meta.dtype = parse_dtype(d->dotted());
+      if (callee == "empty_strided_cuda") b.meta.device = "cuda";
+      if (callee == "empty_strided_cpu" || callee == "empty_strided_cpu_pinned") b.meta.device = "cpu";
+      if (const Expr* d = call->kwarg("device")) b.meta.device = py::normalize_space(m.text_of(*d));
+      c.add_buffer(b);
+      continue;
+    }
+    if ((callee == "reinterpret_tensor" || callee == "alloc_from_pool") && results.size() == 1 && !call->items.empty()) {
+      Buffer b;
+      b.name = results[0];
+      b.alias_of = py::normalize_space(m.text_of(*call->items[0]));
+      b.alloc_loc = loc;
+      if (const Buffer* src = c.buffer(b.alias_of)) b.meta = src->meta;
+      if (call->items.size() >= 3) {
+        b.meta.shape = tuple_texts(m, call->items[1].get());
+        b.meta.stride = tuple_texts(m, call->items[2].get());
+      }
+      for (size_t j = si; j < m.stmts.size() && m.stmts[j].line == s.line; ++j)
+        if (m.stmts[j].trailing_comment.find("reuse") != std::string::npos) b.is_reuse = true;
+      c.add_buffer(b);
+      continue;
+    }
+    // Kernel launch: `K.run(args..., stream=stream0)` (Triton) or `K(args...)` (C++).
+    std::string kname;
+    if (call->func->kind == Expr::Attribute && call->func->text == "run" && call->func->func &&
+        call->func->func->kind == Expr::Name && c.kernel(call->func->func->text))
+      kname = call->func->func->text;
+    else if (call->func->kind == Expr::Name && c.kernel(call->func->text))
+      kname = call->func->text;
+    bool fallback = kname.empty() && is_fallback_callee(callee);
+    bool copy_into = callee.find("copy_") != std::string::npos ||
+                     (call->func->kind == Expr::Attribute && call->func->text == "copy_");
+    if (kname.empty() && !fallback && !copy_into) continue;
+    KernelLaunch l;
+    l.order = order++;
+    l.kernel = kname.empty() ? callee : kname;
+    if (copy_into && kname.empty() && !fallback) l.kernel = "copy_";
+    l.is_fallback = kname.empty();
+    for (auto& a : call->items) l.args.push_back(py::normalize_space(m.text_of(*a)));
+    for (auto& [k, v] : call->kwargs) l.kwargs[k] = py::normalize_space(m.text_of(*v));
+    if (call->func->kind == Expr::Attribute && call->func->text == "copy_" && call->func->func)
+      l.args.insert(l.args.begin(), py::normalize_space(m.text_of(*call->func->func)));
+    l.results = results;
+    l.source_nodes = pending_nodes;
+    l.provenance_handle = pending_handle;
+    pending_nodes.clear();
+    pending_handle.clear();
+    l.loc = loc;
+    for (auto& r : results)
+      if (!c.buffer_index.count(r)) {
+        Buffer b;
+        b.name = r;
+        b.alloc_loc = loc;
+        c.add_buffer(b);
+      }
+    if (copy_into && !l.args.empty() && inputs.count(l.args[0]))
+      c.mutations.push_back(Mutation{l.args[0], "copy_", "", loc});
+    if (!kname.empty()) {
+      // In-place writes through kernel arguments: in_out_ptr params and mutated_arg_names.
+      const Kernel* k = c.kernel(kname);
+      for (size_t i = 0; i < k->params.size() && i < l.args.size(); ++i) {
+        const auto& p = k->params[i];
+        bool in_out = p.name.rfind("in_out_ptr", 0) == 0;
+        bool mutated = std::find(k->mutated_args.begin(), k->mutated_args.end(), p.name) != k->mutated_args.end();
+        if (in_out || (mutated && inputs.count(l.args[i])))
+          c.mutations.push_back(Mutation{l.args[i], in_out ? "in_out_ptr" : "mutated_arg", kname, loc});
+      }
+    }
+    c.launches.push_back(std::move(l));
+  }
+}
+
+}  // namespace ilint

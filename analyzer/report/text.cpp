@@ -1,0 +1,71 @@
+#include "analyzer/report/text.h"
+
+#include <fstream>
+#include <map>
+
+namespace ilint {
+
+namespace {
+
+// The line `line` of `file`, read once per file.
+class LineCache {
+ public:
+  std::string get(const std::string& file, int line) {
+    auto it = files_.find(file);
+    if (it == files_.end()) {
+      std::vector<std::string> lines;
+      std::ifstream in(file);
+      for (std::string l; std::getline(in, l);) lines.push_back(l);
+      it = files_.emplace(file, std::move(lines)).first;
+    }
+    if (line <= 0 || line > static_cast<int>(it->second.size())) return "";
+    return it->second[line - 1];
+  }
+
+ private:
+  std::map<std::string, std::vector<std::string>> files_;
+};
+
+std::string loc_text(const SourceLoc& l) {
+  std::string s = l.file.empty() ? "<unknown>" : l.file;
+  if (l.line > 0) s += ":" + std::to_string(l.line);
+  if (l.line > 0 && l.column > 0) s += ":" + std::to_string(l.column);
+  return s;
+}
+
+}  // namespace
+
+void write_text(const Analysis& a, const TextOptions& o, std::ostream& os) {
+  auto c = [&](const char* code) { return o.color ? std::string("\033[") + code + "m" : std::string(); };
+  LineCache lines;
+  for (const auto& f : a.findings) {
+    const char* sev_color = f.severity == Severity::Error ? "1;31" : f.severity == Severity::Warning ? "1;35" : "1;36";
+    os << c("1") << loc_text(f.location) << ":" << c("0") << " " << c(sev_color) << severity_name(f.severity) << ":"
+       << c("0") << " " << f.message << " [" << f.rule << "]\n";
+    std::string src = lines.get(f.location.file, f.location.line);
+    if (!src.empty()) {
+      if (src.size() > 200) src = src.substr(0, 200) + " ...";
+      os << src << "\n";
+      int col = f.location.column > 0 ? f.location.column : static_cast<int>(src.find_first_not_of(' ')) + 1;
+      if (col < 1) col = 1;
+      os << std::string(static_cast<size_t>(col - 1), ' ') << c("1;32") << "^" << c("0") << "\n";
+    }
+    for (const auto& r : f.related)
+      os << loc_text(r.loc) << ": " << c("1;30") << "note:" << c("0") << " " << r.message << "\n";
+    if (o.show_fix && !f.fix.empty()) os << "  fix: " << f.fix << "\n";
+    if (!f.confirmation.is_null() && f.confirmation.contains("verdict"))
+      os << "  confirmation: " << f.confirmation["verdict"].get<std::string>()
+         << (f.confirmation.contains("summary") ? " - " + f.confirmation["summary"].get<std::string>() : "") << "\n";
+  }
+  if (o.show_diagnostics)
+    for (const auto& d : a.diags.sorted())
+      os << loc_text(d.loc) << ": " << diag_level_name(d.level) << ": " << d.message << " [input:" << d.code << "]\n";
+  size_t e = 0, w = 0, n = 0;
+  for (const auto& f : a.findings) (f.severity == Severity::Error ? e : f.severity == Severity::Warning ? w : n)++;
+  os << a.findings.size() << " finding(s): " << e << " error, " << w << " warning, " << n << " note; "
+     << a.program.compiles.size() << " compile(s) read";
+  if (a.diags.size()) os << "; " << a.diags.sorted().size() << " input diagnostic(s)";
+  os << "\n";
+}
+
+}  // namespace ilint

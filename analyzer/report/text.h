@@ -1,0 +1,18 @@
+#pragma once
+#include <ostream>
+
+#include "analyzer/pipeline.h"
+
+namespace ilint {
+
+struct TextOptions {
+  bool color = false;
+  bool show_diagnostics = true;
+  bool show_fix = true;
+};
+
+// clang-style: `file:line:col: warning: message [rule-id]`, the generated line with a caret,
+// `note:` lines for the user source and related places, then a summary line.
+void write_text(const Analysis& a, const TextOptions& opts, std::ostream& os);
+
+}  // namespace ilint

@@ -1,0 +1,77 @@
+#include "analyzer/util/read_file.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+#include <filesystem>
+
+namespace ilint {
+
+namespace {
+// Length of the valid UTF-8 sequence at s[i], or 0 when invalid.
+size_t utf8_len(const std::string& s, size_t i) {
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k)
+    if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return 0;
+  if (n == 2 && c < 0xC2) return 0;  // overlong
+  return n;
+}
+}  // namespace
+
+bool read_text_file(const std::string& path, std::string& out, DiagSink& diags, size_t max_bytes) {
+  std::error_code ec;
+  auto size = std::filesystem::file_size(path, ec);
+  if (ec) {
+    diags.error("read-failed", "cannot read file: " + ec.message(), SourceLoc{path, 0, 0});
+    return false;
+  }
+  if (size > max_bytes) {
+    diags.error("read-too-large", "file is " + std::to_string(size) + " bytes, over the limit of " +
+                                      std::to_string(max_bytes) + "; skipped",
+                SourceLoc{path, 0, 0});
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    diags.error("read-failed", std::string("cannot open file: ") + std::strerror(errno), SourceLoc{path, 0, 0});
+    return false;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  out = ss.str();
+  if (out.empty()) {
+    diags.warning("read-empty", "file is empty", SourceLoc{path, 0, 0});
+    return true;
+  }
+  int line = 1, first_bad_line = 0;
+  size_t bad = 0;
+  for (size_t i = 0; i < out.size();) {
+    if (out[i] == '\n') ++line;
+    if (out[i] == '\0') {
+      if (!first_bad_line) first_bad_line = line;
+      ++bad;
+      out[i] = '?';
+      ++i;
+      continue;
+    }
+    size_t n = utf8_len(out, i);
+    if (n == 0) {
+      if (!first_bad_line) first_bad_line = line;
+      ++bad;
+      out[i] = '?';
+      n = 1;
+    }
+    i += n;
+  }
+  if (bad)
+    diags.warning("read-not-utf8",
+                  std::to_string(bad) + " byte(s) are not valid UTF-8 text (first at this line); replaced by '?'",
+                  SourceLoc{path, first_bad_line, 0});
+  return true;
+}
+
+}  // namespace ilint

@@ -1,0 +1,83 @@
+// The command line: formats, exit codes, --fail-on, -o, every input form of ingest.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "test_util.h"
+
+using namespace ilint::testing;
+
+TEST(Cli, JsonDocumentHasFindingsWithTheDocumentedFields) {
+  std::string out;
+  int rc = run_binary(fixture("s2_cuda") + " --format json", &out);
+  EXPECT_EQ(rc, 1);
+  auto j = nlohmann::json::parse(out);
+  ASSERT_TRUE(j.contains("findings"));
+  ASSERT_EQ(j["findings"].size(), 2u);
+  for (auto& f : j["findings"]) {
+    for (const char* k : {"rule", "severity", "message", "location", "related", "evidence", "fingerprint"})
+      EXPECT_TRUE(f.contains(k)) << k;
+    EXPECT_EQ(f["rule"], "reduced-precision-scan");
+    EXPECT_EQ(f["fingerprint"].get<std::string>().size(), 16u);
+    EXPECT_GT(f["location"]["line"].get<int>(), 0);
+  }
+  EXPECT_EQ(j["summary"]["by_severity"]["warning"], 2);
+}
+
+TEST(Cli, TextIsClangStyle) {
+  std::string out;
+  run_binary(fixture("s2_cuda") + " --no-color", &out);
+  EXPECT_NE(out.find("output_code.py:107:5: warning: "), std::string::npos) << out;
+  EXPECT_NE(out.find("[reduced-precision-scan]"), std::string::npos);
+  EXPECT_NE(out.find("seed2.py:13: note: user source"), std::string::npos);
+}
+
+TEST(Cli, FailOnThresholds) {
+  EXPECT_EQ(run_binary(fixture("s2_cuda") + " --fail-on error"), 0);
+  EXPECT_EQ(run_binary(fixture("s2_cuda") + " --fail-on warning"), 1);
+  EXPECT_EQ(run_binary(fixture("s2_cuda") + " --fail-on never"), 0);
+  EXPECT_EQ(run_binary(fixture("s2_cuda_emulate") + " --fail-on warning"), 0);  // notes only
+  EXPECT_EQ(run_binary(fixture("s2_cuda_emulate") + " --fail-on note"), 1);
+  EXPECT_EQ(run_binary(fixture("clean_resnet")), 0);
+  EXPECT_EQ(run_binary("--bogus " + fixture("s2_cuda")), 2);
+  EXPECT_EQ(run_binary(""), 2);
+}
+
+TEST(Cli, IngestsEveryInputForm) {
+  std::string fwd = compile_dir("s2_cuda", "forward");
+  std::string run = std::filesystem::path(fwd).parent_path().parent_path().string();
+  std::string tcd = std::filesystem::path(run).parent_path().string();
+  for (const std::string& p : {fwd, fwd + "/output_code.py", run, tcd, fixture("s2_cuda")}) {
+    std::string out;
+    EXPECT_EQ(run_binary(p + " --format json --fail-on never", &out), 0) << p;
+    auto j = nlohmann::json::parse(out);
+    EXPECT_GE(j["findings"].size(), 1u) << p;
+  }
+}
+
+TEST(Cli, OutputFileOnlyAtTheGivenPath) {
+  TempDir t;
+  std::string path = (t.path / "report.json").string();
+  std::string out;
+  run_binary(fixture("s2_cuda") + " --format json -o " + path, &out);
+  EXPECT_TRUE(out.empty());
+  auto j = nlohmann::json::parse(read_all(path));
+  EXPECT_EQ(j["findings"].size(), 2u);
+  size_t entries = 0;
+  for (auto& e : std::filesystem::directory_iterator(t.path)) entries += !e.path().empty();
+  EXPECT_EQ(entries, 1u);
+}
+
+TEST(Cli, OutputIsDeterministicAcrossJobCounts) {
+  std::string a, b;
+  run_binary(std::string(ILINT_FIXTURES_DIR) + " --format json -j 1", &a);
+  run_binary(std::string(ILINT_FIXTURES_DIR) + " --format json -j 4", &b);
+  EXPECT_FALSE(a.empty());
+  EXPECT_EQ(a, b);
+}
+
+TEST(Cli, RulesSubcommandListsRules) {
+  std::string out;
+  EXPECT_EQ(run_binary("rules", &out), 0);
+  EXPECT_NE(out.find("reduced-precision-scan"), std::string::npos);
+}

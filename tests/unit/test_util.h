@@ -1,0 +1,83 @@
+// Helpers shared by the tests: fixture paths, temporary folders, running the analyzer.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "analyzer/pipeline.h"
+
+namespace ilint::testing {
+
+inline std::string fixture(const std::string& name) { return std::string(ILINT_FIXTURES_DIR) + "/" + name; }
+
+inline std::string read_all(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline void write_all(const std::filesystem::path& p, const std::string& s) {
+  std::filesystem::create_directories(p.parent_path());
+  std::ofstream out(p, std::ios::binary);
+  out << s;
+}
+
+// A fresh folder under the system temp dir, removed at scope end.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    char tmpl[] = "/tmp/ilint-test-XXXXXX";
+    char* d = mkdtemp(tmpl);
+    path = d ? d : "/tmp/ilint-test-fallback";
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+inline void run_analysis(const std::vector<std::string>& paths, Analysis& a, std::vector<std::string> rules = {}) {
+  AnalyzeOptions o;
+  o.paths = paths;
+  o.jobs = 2;
+  o.only_rules = std::move(rules);
+  analyze(o, a);
+}
+
+inline std::vector<const Finding*> findings_of(const Analysis& a, const std::string& rule) {
+  std::vector<const Finding*> out;
+  for (const auto& f : a.findings)
+    if (f.rule == rule) out.push_back(&f);
+  return out;
+}
+
+// The first compile folder of a fixture whose name contains `kind` ("forward", "backward").
+inline std::string compile_dir(const std::string& fixture_name, const std::string& kind) {
+  for (auto& e : std::filesystem::recursive_directory_iterator(fixture(fixture_name)))
+    if (e.is_directory() && e.path().filename().string().find("model__") == 0 &&
+        e.path().filename().string().find(kind) != std::string::npos)
+      return e.path().string();
+  return "";
+}
+
+// Runs the inductor-lint binary; returns its exit code and captures stdout.
+inline int run_binary(const std::string& args, std::string* out = nullptr) {
+  std::string cmd = std::string(ILINT_BINARY) + " " + args + " 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return -1;
+  std::string s;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) s.append(buf, n);
+  int st = pclose(p);
+  if (out) *out = s;
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+}  // namespace ilint::testing
