@@ -53,6 +53,10 @@ svg text { font: 11px system-ui, sans-serif; }
 a.link { color:#1565c0; cursor:pointer; text-decoration:underline; }
 details > summary { cursor:pointer; }
 .matrix td.c { text-align:center; cursor:pointer; }
+.sev { white-space:nowrap; }
+.t-breaks td:nth-child(-n+3), .t-rules td:nth-child(-n+4), .t-findings td:nth-child(1), .t-findings td:nth-child(2),
+.t-findings td:nth-child(4), .t-findings td:nth-child(5) { white-space:nowrap; }
+.t-breaks td:nth-child(2) code { white-space:pre; }
 .matrix td.c:hover { background:#f1f8e9; }
 )ILINTCSS";
 
@@ -98,8 +102,8 @@ const char* const kReportJs = R"ILINTJS(
   function sevBadge(s) { return el('span', { 'class': 'sev ' + s, text: s }); }
   function empty(text) { return el('div', { 'class': 'empty', text: text }); }
   function section(title, id) { var s = el('section', { id: id }, el('h2', { text: title })); return s; }
-  function table(headers, rows) {
-    var t = el('table');
+  function table(headers, rows, cls) {
+    var t = el('table', cls ? { 'class': cls } : null);
     t.appendChild(el('thead', null, el('tr', null, headers.map(function (h) { return el('th', { text: h }); }))));
     var tb = el('tbody');
     rows.forEach(function (r) { tb.appendChild(r); });
@@ -159,7 +163,7 @@ const char* const kReportJs = R"ILINTJS(
     // Columns in the order the compiles happened: by their line in the log they were read from
     // when they all come from one log, else by (frame, attempt).
     var cols = [];
-    frames.forEach(function (f) { (f.compiles || []).forEach(function (c) { cols.push({ f: f, c: c }); }); });
+    frames.forEach(function (f, fi) { (f.compiles || []).forEach(function (c) { cols.push({ f: f, fi: fi, c: c }); }); });
     var files = {};
     cols.forEach(function (x) { files[(x.c.log_loc && x.c.log_loc.file) || ''] = 1; });
     var oneLog = Object.keys(files).length === 1 && !files[''];
@@ -167,10 +171,12 @@ const char* const kReportJs = R"ILINTJS(
       if (oneLog) return a.c.log_loc.line - b.c.log_loc.line;
       return (a.f.frame_id - b.f.frame_id) || (a.c.attempt - b.c.attempt);
     });
-    var lanes = frames.slice().sort(function (a, b) { return a.frame_id - b.frame_id; });
+    // One lane per Frame entry: logs of several runs can repeat frame ids.
+    var order = frames.map(function (f, i) { return i; }).sort(function (a, b) { return (frames[a].frame_id - frames[b].frame_id) || (a - b); });
+    var lanes = order.map(function (i) { return frames[i]; });
     if (!lanes.length) return;
     var laneIdx = {};
-    lanes.forEach(function (f, i) { laneIdx[f.frame_id] = i; });
+    order.forEach(function (fi, lane) { laneIdx[fi] = lane; });
     var LABEL = 280, COLW = 92, LANEH = 46, TOP = 26, BOXW = 70, BOXH = 26;
     var extra = lanes.some(function (f) { return f.fell_back_to_eager; }) ? 1 : 0;
     var W = LABEL + (cols.length + extra) * COLW + 20, H = TOP + lanes.length * LANEH + 30;
@@ -191,8 +197,9 @@ const char* const kReportJs = R"ILINTJS(
     });
     var boxAt = {};
     cols.forEach(function (x, ci) {
-      var lx = LABEL + ci * COLW, ly = TOP + laneIdx[x.f.frame_id] * LANEH + (LANEH - BOXH) / 2;
-      boxAt[x.c.compile_id] = { x: lx, y: ly };
+      var lx = LABEL + ci * COLW, ly = TOP + laneIdx[x.fi] * LANEH + (LANEH - BOXH) / 2;
+      // A compile id names the first such compile (a break refers to the run it was logged in).
+      if (!boxAt[x.c.compile_id]) boxAt[x.c.compile_id] = { x: lx, y: ly, fi: x.fi };
       var re = x.c.attempt > 0;
       var g = sv('g', { 'class': re ? 'tl-recompile' : 'tl-compile' });
       g.appendChild(sv('rect', { x: lx, y: ly, width: BOXW, height: BOXH, rx: 4, fill: re ? '#ffe0b2' : '#bbdefb', stroke: re ? '#ef6c00' : '#1565c0' }));
@@ -212,9 +219,7 @@ const char* const kReportJs = R"ILINTJS(
       g.appendChild(sv('path', { d: 'M ' + mx + ' ' + (my - 7) + ' l 7 7 l -7 7 l -7 -7 z', fill: '#c62828' }));
       g.appendChild(tip('graph break at ' + locText(b.user_loc) + (b.user_code ? '\n' + b.user_code : '') + (b.reason ? '\n' + b.reason : '')));
       s.appendChild(g);
-      var fid = parseInt(String(b.compile_id).split('/')[0], 10);
-      var fr = null;
-      lanes.forEach(function (f) { if (f.frame_id === fid) fr = f; });
+      var fr = frames[at.fi];
       var target = null;
       lanes.forEach(function (f) {
         if (!target && f.is_resume && fr && f.resumed_function === fr.function && f.compiles && f.compiles.length) target = boxAt[f.compiles[0].compile_id];
@@ -241,8 +246,10 @@ const char* const kReportJs = R"ILINTJS(
   if (breaks.length) {
     tl.appendChild(el('h3', { text: 'Graph breaks' }));
     tl.appendChild(table(['compile', 'user code', 'where', 'reason'], breaks.map(function (b) {
-      return tr([b.compile_id, el('code', { text: b.user_code || '' }), locText(b.user_loc), b.reason]);
-    })));
+      var reason = String(b.reason || ''), cut = reason.indexOf('. ');
+      var cell = cut > 0 && reason.length > 160 ? el('details', null, el('summary', { text: reason.slice(0, cut + 1) }), reason.slice(cut + 2)) : reason;
+      return tr([b.compile_id, el('code', { text: b.user_code || '' }), baseName(locText(b.user_loc)), cell]);
+    }), 't-breaks'));
   }
   var scalars = (D.dynamo && D.dynamo.scalars) || [];
   if (scalars.length) {
@@ -311,7 +318,7 @@ const char* const kReportJs = R"ILINTJS(
     listBox.appendChild(table(['severity', 'rule', 'message', 'user source', 'compile', 'kernel'], shown.map(function (f) {
       var user = f.related && f.related.length ? locText(f.related[0].loc) : '';
       var row = tr([sevBadge(f.severity), f.rule, f.message, baseName(user.split(':')[0]) + (user.indexOf(':') >= 0 ? ':' + user.split(':').pop() : ''), f.compile_id, el('code', { text: f.kernel || '' })],
-        { 'class': 'finding', 'data-testid': 'finding-row', 'data-rule': f.rule, 'data-severity': f.severity });
+        { 'class': 'finding', 'data-testid': 'finding-row', 'data-rule': f.rule, 'data-severity': f.severity, 'data-has-kernel': f.kernel_ref ? 'true' : 'false' });
       row.onclick = function () {
         if (selectedRow) selectedRow.classList.remove('selected');
         row.classList.add('selected');
@@ -319,7 +326,7 @@ const char* const kReportJs = R"ILINTJS(
         showFinding(f);
       };
       return row;
-    })));
+    }), 't-findings'));
   }
 
   // Source view of a kernel: each line numbered as in its file, with the given lines marked.
@@ -517,7 +524,7 @@ const char* const kReportJs = R"ILINTJS(
   var rs = section('Rules', 'rules');
   if ((D.rules || []).length) rs.appendChild(table(['rule', 'severity', 'precision', 'tags', 'description'], D.rules.map(function (r) {
     return tr([el('code', { text: r.id }), r.severity, r.precision, (r.tags || []).join(', '), r.description]);
-  })));
+  }), 't-rules'));
   else rs.appendChild(empty('No rule is registered.'));
   main.appendChild(rs);
   document.body.setAttribute('data-rendered', 'true');

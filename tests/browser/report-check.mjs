@@ -1,6 +1,7 @@
 // Opens inductor-lint HTML reports in headless Chromium (Debian's /usr/bin/chromium, driven by
 // playwright-core) and checks what a person would: the page renders with no console error and no
 // network request, a click on a finding shows its kernel source, and no script from the data runs.
+// --expect-finding: the page must list a finding about a kernel, whose click shows the kernel source.
 // Usage: node report-check.mjs --shots DIR [--expect-finding] [--forbid-text TEXT] [--expect-text TEXT] REPORT.html...
 // Prints one JSON line per report; exit 0 when every check passed, 1 otherwise, 2 on setup errors.
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
@@ -60,8 +61,18 @@ for (const file of files) {
   const rows = await page.locator('[data-testid=finding-row]').count();
   const result = { file, findings: rows, kernel_source_lines: 0, shot: null };
   if (expectFinding && rows === 0) problems.push('no finding row on the page');
-  if (rows > 0) {
+  if (expectFinding && rows > 0 && (await page.locator('[data-testid=finding-row][data-has-kernel=true]').count()) === 0)
+    problems.push('no finding on the page links to a kernel');
+  const kernelRows = await page.locator('[data-testid=finding-row][data-has-kernel=true]').count();
+  result.findings_with_kernel = kernelRows;
+  if (rows > 0 && kernelRows === 0) {
+    // Only frame-level findings: the detail must still render.
     await page.locator('[data-testid=finding-row]').first().click();
+    const detailText = await page.locator('[data-testid=finding-detail]').innerText();
+    if (!/User source/.test(detailText)) problems.push('clicking the first finding showed no detail');
+  }
+  if (kernelRows > 0) {
+    await page.locator('[data-testid=finding-row][data-has-kernel=true]').first().click();
     const src = page.locator('[data-testid=finding-detail] [data-testid=kernel-source]');
     if ((await src.count()) === 0) {
       problems.push('clicking the first finding showed no kernel source');
