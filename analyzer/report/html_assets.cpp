@@ -57,6 +57,7 @@ details > summary { cursor:pointer; }
 .t-breaks td:nth-child(-n+3), .t-rules td:nth-child(-n+4), .t-findings td:nth-child(1), .t-findings td:nth-child(2),
 .t-findings td:nth-child(4), .t-findings td:nth-child(5) { white-space:nowrap; }
 .t-breaks td:nth-child(2) code { white-space:pre; }
+.t-kernels td:nth-child(n+2):nth-child(-n+7), .t-kernels th { white-space:nowrap; }
 .matrix td.c:hover { background:#f1f8e9; }
 )ILINTCSS";
 
@@ -509,7 +510,7 @@ const char* const kReportJs = R"ILINTJS(
         kview.scrollIntoView();
       } });
       return tr([link, k.backend, k.kind, k.source_lines, k.source_bytes, k.params.length, k.loads + '/' + k.stores, numels, reds]);
-    })) : empty('no generated kernels');
+    }), 't-kernels') : empty('no generated kernels');
     cs.appendChild(el('div', { style: 'margin:8px 0 14px' }, head, body));
   });
   cs.appendChild(kview);
