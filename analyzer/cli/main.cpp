@@ -19,6 +19,9 @@
 #include "analyzer/pipeline.h"
 #include "analyzer/config/config.h"
 #include "analyzer/report/baseline.h"
+#ifdef ILINT_HAVE_CLANG
+#include "analyzer/clang/clang_reader.h"
+#endif
 #include "analyzer/report/dump_model.h"
 #include "analyzer/report/html.h"
 #include "analyzer/report/progress.h"
@@ -232,6 +235,9 @@ int exit_code(const ilint::Analysis& a, const std::string& fail_on) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef ILINT_HAVE_CLANG
+  ilint::install_optional_readers();  // the Clang C++ kernel reader
+#endif
   CliOptions o;
   int rc = 0;
   if (!parse_args(argc, argv, o, rc)) return rc;
