@@ -29,10 +29,17 @@ void run_rules(const Program& program, const AnalyzeOptions& opts, std::vector<F
 }
 
 void analyze(const AnalyzeOptions& opts, Analysis& out) {
+  auto stage = [&](const std::string& s) {
+    if (opts.on_stage) opts.on_stage(s);
+  };
   out.program.inputs = opts.paths;
+  stage("reading inputs");
   out.ingest = ingest_paths(opts.paths, out.diags);
+  stage("parsing " + std::to_string(out.ingest.compiles.size()) + " compiles");
   out.files_read = build_compiles(out.ingest, out.program, out.diags, opts.jobs);
+  stage("reading Dynamo logs");
   out.files_read += build_dynamo_model(out.ingest, out.program, out.diags);
+  stage("running rules");
   run_rules(out.program, opts, out.findings, out.diags);
 }
 

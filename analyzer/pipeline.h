@@ -17,6 +17,8 @@ struct AnalyzeOptions {
   int jobs = 1;                         // parser threads
   std::vector<std::string> only_rules;  // empty: every registered rule
   std::vector<std::string> disabled_rules;
+  // Called as each stage starts ("reading inputs", "parsing 12 compiles", ...), for a progress line.
+  std::function<void(const std::string& stage)> on_stage;
 };
 
 struct Analysis {

@@ -17,10 +17,16 @@
 #include "analyzer/confirm/confirm.h"
 #include "analyzer/dynamo/dump.h"
 #include "analyzer/pipeline.h"
+#include "analyzer/config/config.h"
+#include "analyzer/report/baseline.h"
 #ifdef ILINT_HAVE_CLANG
 #include "analyzer/clang/clang_reader.h"
 #endif
 #include "analyzer/report/dump_model.h"
+#include "analyzer/report/html.h"
+#include "analyzer/report/progress.h"
+#include "analyzer/report/rule_docs.h"
+#include "analyzer/report/sarif.h"
 #include "analyzer/report/json.h"
 #include "analyzer/report/text.h"
 #include "analyzer/rule.h"
@@ -28,7 +34,7 @@
 namespace {
 
 const char* kUsage = R"(usage: inductor-lint [check] PATH... [options]
-       inductor-lint rules
+       inductor-lint rules [ID]
        inductor-lint confirm PATH... [options]
 
 PATH: a torch_compile_debug/ folder, a run_* folder, a compile folder
@@ -36,13 +42,18 @@ PATH: a torch_compile_debug/ folder, a run_* folder, a compile folder
 TORCH_TRACE log or TORCH_LOGS text, or any folder holding these at any depth.
 
 options:
-  --format text|json      output format (default text)
+  --format FORMAT         text|json|sarif|html (default text); html is one
+                          self-contained page, sarif is SARIF 2.1.0 (docs/sarif.md)
   -o, --output FILE       write the report to FILE instead of stdout
   -j, --jobs N            parser threads (default: number of cores)
   --rule ID               run only this rule (repeatable)
   --disable ID            do not run this rule (repeatable)
   --fail-on LEVEL         error|warning|note|never: exit 1 when a finding is at or
                           above LEVEL (default warning)
+  --baseline FILE         report only findings not in this baseline
+  --write-baseline FILE   write the current findings as a baseline to FILE
+  --config FILE           the config (default: .inductor-lint.json in the working
+                          directory or a parent; docs/config.md)
   --confirm-results FILE  attach recorded confirmation answers (JSON) to the findings
 
 confirm options:
@@ -69,6 +80,9 @@ struct CliOptions {
   bool diagnostics = true;
   ilint::ConfirmOptions confirm;
   std::string confirm_results;
+  bool fail_on_given = false;  // the config's fail_on applies only when the flag is absent
+  std::string baseline, write_baseline, config;
+  std::string rule_id;         // `rules ID`: print that rule's doc
 };
 
 int usage_error(const std::string& msg) {
@@ -124,6 +138,13 @@ bool parse_args(int argc, char** argv, CliOptions& o, int& rc) {
       o.analyze.disabled_rules.push_back(v);
     } else if (a == "--fail-on") {
       if (!value(o.fail_on)) return false;
+      o.fail_on_given = true;
+    } else if (a == "--baseline") {
+      if (!value(o.baseline)) return false;
+    } else if (a == "--write-baseline") {
+      if (!value(o.write_baseline)) return false;
+    } else if (a == "--config") {
+      if (!value(o.config)) return false;
     } else if (a == "--python") {
       if (!value(o.confirm.python)) return false;
     } else if (a == "--device") {
@@ -157,8 +178,12 @@ bool parse_args(int argc, char** argv, CliOptions& o, int& rc) {
       o.analyze.paths.push_back(a);
     }
   }
-  if (o.format != "text" && o.format != "json") {
-    rc = usage_error("unknown format '" + o.format + "' (text, json)");
+  if (o.command == "rules" && !o.analyze.paths.empty()) {
+    o.rule_id = o.analyze.paths.front();
+    o.analyze.paths.clear();
+  }
+  if (o.format != "text" && o.format != "json" && o.format != "sarif" && o.format != "html") {
+    rc = usage_error("unknown format '" + o.format + "' (text, json, sarif, html)");
     return false;
   }
   if (o.fail_on != "error" && o.fail_on != "warning" && o.fail_on != "note" && o.fail_on != "never") {
@@ -172,15 +197,28 @@ bool parse_args(int argc, char** argv, CliOptions& o, int& rc) {
   return true;
 }
 
-int list_rules() {
-  ilint::register_all_rules();
-  auto& reg = ilint::RuleRegistry::instance();
-  for (const auto& id : reg.ids()) {
-    auto r = reg.create(id);
-    const auto& i = r->info();
+// `rules`: every rule with its summary and doc page; `rules ID`: that rule's whole doc page.
+int list_rules(const std::string& only) {
+  auto catalog = ilint::rule_catalog();
+  bool found = false;
+  for (const auto& d : catalog) {
+    const auto& i = d.info;
+    if (!only.empty()) {
+      if (i.id != only) continue;
+      found = true;
+      if (!d.markdown.empty()) std::cout << d.markdown << (d.markdown.back() == '\n' ? "" : "\n");
+      else std::cout << i.id << ": " << i.short_description << "\n(no doc page found: " << i.doc_file << ")\n";
+      continue;
+    }
     std::cout << i.id << " (" << ilint::severity_name(i.default_severity) << ", precision " << i.precision
-              << (i.experimental ? ", experimental" : "") << ")\n  " << i.name << ": " << i.short_description
-              << "\n  doc: " << i.doc_file << "\n";
+              << (i.experimental ? ", experimental" : "") << ")\n  " << i.name << ": " << i.short_description << "\n";
+    if (!d.full_description.empty() && d.full_description != i.short_description)
+      std::cout << "  " << d.full_description << "\n";
+    std::cout << "  doc: " << (d.doc_path.empty() ? i.doc_file + " (not found)" : d.doc_path) << "\n";
+  }
+  if (!only.empty() && !found) {
+    std::cerr << "inductor-lint: no rule named '" << only << "'\n";
+    return 2;
   }
   return 0;
 }
@@ -203,10 +241,48 @@ int main(int argc, char** argv) {
   CliOptions o;
   int rc = 0;
   if (!parse_args(argc, argv, o, rc)) return rc;
-  if (o.command == "rules") return list_rules();
+  if (o.command == "rules") return list_rules(o.rule_id);
+
+  // The config: --config FILE, else .inductor-lint.json found upward from the working directory.
+  ilint::DiagSink setup_diags;
+  ilint::Config config;
+  std::string config_path = o.config.empty() ? ilint::find_config_upward(".") : o.config;
+  if (!config_path.empty()) {
+    config = ilint::load_config(config_path, setup_diags);
+    for (const auto& d : setup_diags.sorted())
+      std::cerr << d.loc.file << ":" << d.loc.line << ": " << ilint::diag_level_name(d.level) << ": " << d.message
+                << " [" << d.code << "]\n";
+    if (!config.ok) return 2;
+    ilint::apply_config_to_options(config, o.analyze);
+    if (config.fail_on && !o.fail_on_given) o.fail_on = *config.fail_on;
+  }
+  ilint::Baseline baseline;
+  if (!o.baseline.empty()) {
+    baseline = ilint::load_baseline(o.baseline, setup_diags);
+    if (!baseline.ok) {
+      for (const auto& d : setup_diags.sorted())
+        if (d.level == ilint::DiagLevel::Error)
+          std::cerr << d.loc.file << ":" << d.loc.line << ": error: " << d.message << " [" << d.code << "]\n";
+      return 2;
+    }
+  }
+  ilint::Progress progress(std::cerr, ilint::Progress::stderr_is_terminal());
+  o.analyze.on_stage = [&](const std::string& s) { progress.phase(s); };
+
 
   ilint::Analysis a;
   ilint::analyze(o.analyze, a);
+  progress.finish();
+  std::vector<ilint::SuppressedFinding> suppressed = ilint::apply_config_to_findings(config, a.findings);
+  if (!o.write_baseline.empty()) {
+    std::ofstream bl(o.write_baseline, std::ios::binary | std::ios::trunc);
+    if (!bl) {
+      std::cerr << "inductor-lint: cannot write " << o.write_baseline << ": " << std::strerror(errno) << "\n";
+      return 2;
+    }
+    ilint::write_baseline(a.findings, bl);
+  }
+  if (!o.baseline.empty()) a.findings = ilint::filter_new(a.findings, baseline);
   if (!o.confirm_results.empty()) {
     std::ifstream in(o.confirm_results);
     nlohmann::json rec = nlohmann::json::parse(in, nullptr, false);
@@ -236,6 +312,15 @@ int main(int argc, char** argv) {
     ilint::dump_dynamo_model(a.program, *out);
   } else if (o.format == "json") {
     ilint::write_json(a, *out);
+  } else if (o.format == "sarif") {
+    ilint::SarifOptions so;
+    so.suppressed = &suppressed;
+    ilint::write_sarif(a, ilint::rule_catalog(), *out, so);
+  } else if (o.format == "html") {
+    ilint::HtmlOptions ho;
+    ho.suppressed = &suppressed;
+    ho.title = "inductor-lint report";
+    ilint::write_html(a, *out, ho);
   } else {
     ilint::TextOptions t;
     t.color = o.color == 1 || (o.color == -1 && o.output.empty() && isatty(STDOUT_FILENO));

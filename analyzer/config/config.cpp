@@ -1,0 +1,248 @@
+#include "analyzer/config/config.h"
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "analyzer/rule.h"
+
+namespace fs = std::filesystem;
+
+namespace ilint {
+
+namespace {
+
+// Line (1-based) of byte offset `pos` in `text`.
+int line_of(const std::string& text, size_t pos) {
+  int line = 1;
+  for (size_t i = 0; i < text.size() && i < pos; ++i)
+    if (text[i] == '\n') ++line;
+  return line;
+}
+
+// Best-effort line of the n-th occurrence of `"key"` in the text, to point diagnostics at it.
+// nlohmann::json keeps no positions; the key text is the next best thing.
+int line_of_key(const std::string& text, const std::string& key, int occurrence = 0) {
+  std::string needle = "\"" + key + "\"";
+  size_t pos = 0;
+  for (int i = 0; i <= occurrence; ++i) {
+    pos = text.find(needle, i == 0 ? 0 : pos + 1);
+    if (pos == std::string::npos) return 0;
+  }
+  return line_of(text, pos);
+}
+
+}  // namespace
+
+bool path_matches(const std::string& path, const std::string& pattern) {
+  if (pattern.empty()) return false;
+  if (path == pattern) return true;
+  if (path.size() > pattern.size() && path.compare(path.size() - pattern.size(), pattern.size(), pattern) == 0)
+    return path[path.size() - pattern.size() - 1] == '/';
+  return false;
+}
+
+std::string find_config_upward(const std::string& start_dir) {
+  std::error_code ec;
+  fs::path dir = fs::absolute(start_dir.empty() ? fs::path(".") : fs::path(start_dir), ec);
+  if (ec) return {};
+  for (int depth = 0; depth < 256; ++depth) {  // bounded: a path has finitely many parents
+    fs::path cand = dir / ".inductor-lint.json";
+    if (fs::is_regular_file(cand, ec)) return cand.string();
+    if (!dir.has_parent_path() || dir.parent_path() == dir) break;
+    dir = dir.parent_path();
+  }
+  return {};
+}
+
+Config load_config(const std::string& path, DiagSink& diags) {
+  Config cfg;
+  cfg.path = path;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    diags.error("config-unreadable", "cannot read config file", SourceLoc{path, 0, 0});
+    cfg.ok = false;
+    return cfg;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    int line = line_of(text, e.byte > 0 ? e.byte - 1 : 0);
+    diags.error("config-parse", std::string("config is not valid JSON: ") + e.what(), SourceLoc{path, line, 0});
+    cfg.ok = false;
+    return cfg;
+  }
+  if (!j.is_object()) {
+    diags.error("config-parse", "config must be a JSON object", SourceLoc{path, 1, 0});
+    cfg.ok = false;
+    return cfg;
+  }
+  register_all_rules();
+  std::set<std::string> known;
+  for (const auto& id : RuleRegistry::instance().ids()) known.insert(id);
+
+  static const std::set<std::string> kTopKeys = {"$schema", "rules", "suppress", "fail_on", "fail-on"};
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (!kTopKeys.count(it.key()))
+      diags.warning("config-unknown-key", "unknown key '" + it.key() + "' (ignored)",
+                    SourceLoc{path, line_of_key(text, it.key()), 0});
+
+  for (const char* k : {"fail_on", "fail-on"}) {
+    if (!j.contains(k)) continue;
+    const auto& v = j[k];
+    static const std::set<std::string> kLevels = {"error", "warning", "note", "never"};
+    if (v.is_string() && kLevels.count(v.get<std::string>())) {
+      cfg.fail_on = v.get<std::string>();
+    } else {
+      diags.error("config-value", std::string("'") + k + "' must be one of error, warning, note, never",
+                  SourceLoc{path, line_of_key(text, k), 0});
+      cfg.ok = false;
+    }
+  }
+
+  if (j.contains("rules")) {
+    const auto& rules = j["rules"];
+    if (!rules.is_object()) {
+      diags.error("config-value", "'rules' must be an object of rule id -> setting",
+                  SourceLoc{path, line_of_key(text, "rules"), 0});
+      cfg.ok = false;
+    } else {
+      for (auto it = rules.begin(); it != rules.end(); ++it) {
+        SourceLoc at{path, line_of_key(text, it.key()), 0};
+        if (!known.count(it.key()))
+          diags.warning("config-unknown-rule", "no rule named '" + it.key() + "'", at);
+        RuleSetting rs;
+        rs.rule = it.key();
+        const auto& v = it.value();
+        // Short forms: "off" / "on" / false / true / "error" / "warning" / "note".
+        if (v.is_boolean()) {
+          rs.enabled = v.get<bool>();
+        } else if (v.is_string()) {
+          std::string s = v.get<std::string>();
+          if (s == "off" || s == "disabled") rs.enabled = false;
+          else if (s == "on" || s == "enabled") rs.enabled = true;
+          else if (auto sev = parse_severity(s)) rs.severity = *sev;
+          else {
+            diags.error("config-value", "rule setting '" + s + "' is not off/on/error/warning/note", at);
+            cfg.ok = false;
+            continue;
+          }
+        } else if (v.is_object()) {
+          for (auto f = v.begin(); f != v.end(); ++f) {
+            if (f.key() == "enabled" && f.value().is_boolean()) {
+              rs.enabled = f.value().get<bool>();
+            } else if (f.key() == "severity" && f.value().is_string() && parse_severity(f.value().get<std::string>())) {
+              rs.severity = *parse_severity(f.value().get<std::string>());
+            } else {
+              diags.error("config-value",
+                          "rule '" + it.key() + "': '" + f.key() +
+                              "' must be \"enabled\": true|false or \"severity\": \"error\"|\"warning\"|\"note\"",
+                          at);
+              cfg.ok = false;
+            }
+          }
+        } else {
+          diags.error("config-value", "rule '" + it.key() + "': setting must be a string, boolean or object", at);
+          cfg.ok = false;
+          continue;
+        }
+        cfg.rules.push_back(rs);
+      }
+    }
+  }
+
+  if (j.contains("suppress")) {
+    const auto& sup = j["suppress"];
+    if (!sup.is_array()) {
+      diags.error("config-value", "'suppress' must be an array", SourceLoc{path, line_of_key(text, "suppress"), 0});
+      cfg.ok = false;
+    } else {
+      int idx = 0;
+      for (const auto& e : sup) {
+        SourceLoc at{path, line_of_key(text, "reason", idx) ? line_of_key(text, "reason", idx) : line_of_key(text, "suppress"), 0};
+        ++idx;
+        if (!e.is_object()) {
+          diags.error("config-value", "each 'suppress' entry must be an object", at);
+          cfg.ok = false;
+          continue;
+        }
+        Suppression s;
+        s.defined_at = at;
+        s.rule = e.value("rule", std::string());
+        s.reason = e.value("reason", std::string());
+        std::string where = e.value("location", std::string());
+        if (where.empty()) where = e.value("file", std::string());
+        if (e.contains("line") && e["line"].is_number_integer()) s.line = e["line"].get<int>();
+        // "seed2.py:12" -> file + line
+        auto colon = where.rfind(':');
+        if (colon != std::string::npos && colon + 1 < where.size() &&
+            where.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
+          s.line = std::stoi(where.substr(colon + 1));
+          where = where.substr(0, colon);
+        }
+        s.file = where;
+        if (s.rule.empty() || s.file.empty() || s.reason.empty()) {
+          diags.error("config-value",
+                      "a suppression needs \"rule\", \"location\" (user file[:line]) and a non-empty \"reason\"", at);
+          cfg.ok = false;
+          continue;
+        }
+        if (s.rule != "*" && !known.count(s.rule))
+          diags.warning("config-unknown-rule", "suppression names no known rule '" + s.rule + "'", at);
+        cfg.suppressions.push_back(s);
+      }
+    }
+  }
+  return cfg;
+}
+
+void apply_config_to_options(const Config& cfg, AnalyzeOptions& opts) {
+  for (const auto& r : cfg.rules) {
+    if (r.enabled && !*r.enabled) opts.disabled_rules.push_back(r.rule);
+  }
+}
+
+std::vector<SuppressedFinding> apply_config_to_findings(const Config& cfg, std::vector<Finding>& findings) {
+  std::vector<SuppressedFinding> suppressed;
+  std::vector<Finding> kept;
+  for (auto& f : findings) {
+    bool disabled = false;
+    for (const auto& r : cfg.rules) {
+      if (r.rule != f.rule) continue;
+      if (r.severity) f.severity = *r.severity;
+      if (r.enabled && !*r.enabled) disabled = true;  // a rule disabled after the fact (apply to saved findings)
+    }
+    if (disabled) continue;
+    const Suppression* hit = nullptr;
+    for (const auto& s : cfg.suppressions) {
+      if (s.rule != "*" && s.rule != f.rule) continue;
+      for (const auto& rel : f.related) {
+        if (!rel.loc.valid()) continue;
+        if (path_matches(rel.loc.file, s.file) && (s.line == 0 || s.line == rel.loc.line)) {
+          hit = &s;
+          break;
+        }
+      }
+      if (hit) break;
+    }
+    if (hit) {
+      suppressed.push_back(SuppressedFinding{f, hit->reason, hit->defined_at});
+    } else {
+      kept.push_back(std::move(f));
+    }
+  }
+  findings = std::move(kept);
+  return suppressed;
+}
+
+std::vector<SuppressedFinding> apply_config(const Config& cfg, std::vector<Finding>& findings, AnalyzeOptions& opts) {
+  apply_config_to_options(cfg, opts);
+  return apply_config_to_findings(cfg, findings);
+}
+
+}  // namespace ilint

@@ -1,0 +1,65 @@
+// The project configuration file, `.inductor-lint.json`: which rules run, at which severity, and
+// which findings are suppressed (by rule + user source location, with a reason). Suppressions live
+// here rather than in comments because the code the findings point at is regenerated on every
+// compile (docs/config.md).
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/findings.h"
+#include "analyzer/pipeline.h"
+#include "analyzer/util/diag.h"
+
+namespace ilint {
+
+struct RuleSetting {
+  std::string rule;
+  std::optional<bool> enabled;
+  std::optional<Severity> severity;
+};
+
+struct Suppression {
+  std::string rule;      // rule id, or "*" for every rule
+  std::string file;      // user source file: matched against the end of the finding's path ("seed2.py", "src/seed2.py")
+  int line = 0;          // 0: any line of that file
+  std::string reason;    // required: why it is accepted
+  SourceLoc defined_at;  // where in the config file (for diagnostics and reports)
+};
+
+struct Config {
+  std::string path;                   // file it was read from; empty when none was found
+  std::vector<RuleSetting> rules;
+  std::vector<Suppression> suppressions;
+  std::optional<std::string> fail_on; // "error" | "warning" | "note" | "never"
+  bool ok = true;                     // false when the file could not be read or parsed (exit 2)
+};
+
+struct SuppressedFinding {
+  Finding finding;
+  std::string reason;
+  SourceLoc suppressed_by;  // the config entry
+};
+
+// Walks from `start_dir` up to the filesystem root and returns the first `.inductor-lint.json`
+// found, or an empty string.
+std::string find_config_upward(const std::string& start_dir);
+
+// Reads a config file. Problems are reported to `diags` with the file and line; a file that cannot
+// be read or is not JSON gives ok=false; unknown keys and unknown rule ids give warnings.
+Config load_config(const std::string& path, DiagSink& diags);
+
+// Before analysis: disabled rules go to opts.disabled_rules.
+void apply_config_to_options(const Config& cfg, AnalyzeOptions& opts);
+
+// After analysis: severity overrides, then suppressions. Suppressed findings are moved out of
+// `findings` into the returned list (reports may show them as suppressed).
+std::vector<SuppressedFinding> apply_config_to_findings(const Config& cfg, std::vector<Finding>& findings);
+
+// Both steps, for callers that have the findings already (the options matter for a re-run).
+std::vector<SuppressedFinding> apply_config(const Config& cfg, std::vector<Finding>& findings, AnalyzeOptions& opts);
+
+// Does `path` name the file `pattern` ("seed2.py" or "dir/seed2.py"): equal, or ends with "/"+pattern.
+bool path_matches(const std::string& path, const std::string& pattern);
+
+}  // namespace ilint

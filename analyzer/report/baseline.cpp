@@ -1,0 +1,124 @@
+#include "analyzer/report/baseline.h"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace ilint {
+
+namespace {
+std::string basename_of(const std::string& p) {
+  auto pos = p.find_last_of('/');
+  return pos == std::string::npos ? p : p.substr(pos + 1);
+}
+}  // namespace
+
+Baseline load_baseline(const std::string& path, DiagSink& diags) {
+  Baseline b;
+  b.path = path;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    diags.error("baseline-unreadable", "cannot read baseline file", SourceLoc{path, 0, 0});
+    b.ok = false;
+    return b;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    int line = 1;
+    for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i)
+      if (text[i] == '\n') ++line;
+    diags.error("baseline-parse", std::string("baseline is not valid JSON: ") + e.what(), SourceLoc{path, line, 0});
+    b.ok = false;
+    return b;
+  }
+  if (!j.is_object() || j.value("tool", std::string()) != "inductor-lint" || !j.contains("findings") ||
+      !j["findings"].is_array()) {
+    diags.error("baseline-format",
+                "not an inductor-lint baseline (expected {\"tool\": \"inductor-lint\", \"findings\": [...]})",
+                SourceLoc{path, 1, 0});
+    b.ok = false;
+    return b;
+  }
+  int version = j.value("version", 0);
+  if (version != kBaselineFormatVersion) {
+    diags.error("baseline-format",
+                "baseline format version " + std::to_string(version) + " is not supported (expected " +
+                    std::to_string(kBaselineFormatVersion) + ")",
+                SourceLoc{path, 1, 0});
+    b.ok = false;
+    return b;
+  }
+  size_t idx = 0;
+  for (const auto& e : j["findings"]) {
+    ++idx;
+    if (!e.is_object() || !e.contains("rule") || !e["rule"].is_string() || !e.contains("fingerprint") ||
+        !e["fingerprint"].is_string()) {
+      diags.warning("baseline-entry", "entry " + std::to_string(idx) + " has no rule/fingerprint (ignored)",
+                    SourceLoc{path, 0, 0});
+      continue;
+    }
+    BaselineEntry be;
+    be.rule = e["rule"].get<std::string>();
+    be.fingerprint = e["fingerprint"].get<std::string>();
+    be.message = e.value("message", std::string());
+    be.user_loc = e.value("user_location", std::string());
+    be.count = std::max(1, e.value("count", 1));
+    b.entries.push_back(std::move(be));
+  }
+  return b;
+}
+
+std::vector<Finding> filter_new(const std::vector<Finding>& findings, const Baseline& baseline) {
+  std::map<std::pair<std::string, std::string>, int> budget;
+  for (const auto& e : baseline.entries) budget[{e.rule, e.fingerprint}] += e.count;
+  std::vector<Finding> out;
+  for (const auto& f : findings) {
+    auto it = budget.find({f.rule, f.fingerprint});
+    if (it != budget.end() && it->second > 0) {
+      --it->second;
+      continue;
+    }
+    out.push_back(f);
+  }
+  return out;
+}
+
+void write_baseline(const std::vector<Finding>& findings, std::ostream& out) {
+  std::map<std::pair<std::string, std::string>, BaselineEntry> by_key;
+  for (const auto& f : findings) {
+    auto key = std::make_pair(f.rule, f.fingerprint);
+    auto it = by_key.find(key);
+    if (it != by_key.end()) {
+      ++it->second.count;
+      continue;
+    }
+    BaselineEntry e;
+    e.rule = f.rule;
+    e.fingerprint = f.fingerprint;
+    e.message = f.message;
+    if (!f.related.empty() && f.related.front().loc.valid())
+      e.user_loc = basename_of(f.related.front().loc.file) + ":" + std::to_string(f.related.front().loc.line);
+    by_key.emplace(key, e);
+  }
+  nlohmann::json j;
+  j["tool"] = "inductor-lint";
+  j["version"] = kBaselineFormatVersion;
+  j["findings"] = nlohmann::json::array();
+  for (const auto& [k, e] : by_key) {
+    nlohmann::json je{{"rule", e.rule}, {"fingerprint", e.fingerprint}, {"message", e.message}};
+    if (!e.user_loc.empty()) je["user_location"] = e.user_loc;
+    if (e.count != 1) je["count"] = e.count;
+    j["findings"].push_back(je);
+  }
+  out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+}  // namespace ilint

@@ -1,0 +1,35 @@
+// The interactive report: one self-contained HTML file (no network: inline CSS and script, a
+// Content-Security-Policy that forbids every fetch). The model and findings are embedded as JSON
+// in a <script type="application/json"> block, escaped so no text in it can close the block, and
+// the page builds its DOM with textContent only: kernel names and sources are untrusted text.
+#pragma once
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analyzer/config/config.h"
+#include "analyzer/pipeline.h"
+#include "analyzer/report/rule_docs.h"
+
+namespace ilint {
+
+struct HtmlOptions {
+  std::string title = "inductor-lint report";
+  std::string tool_version = "0.1.0";
+  std::vector<RuleDoc> rules;                                  // empty: rule_catalog()
+  const std::vector<SuppressedFinding>* suppressed = nullptr;  // listed as suppressed
+  bool read_user_sources = true;  // embed the text of user source lines the findings point at
+};
+
+// The data the page renders (exposed for tests).
+nlohmann::json html_report_data(const Analysis& analysis, const HtmlOptions& opts);
+
+// JSON text made safe inside <script type="application/json">: <, >, & and U+2028/U+2029 become
+// \u escapes (JSON.parse reads them back unchanged).
+std::string escape_json_for_script(const std::string& json_text);
+
+void write_html(const Analysis& analysis, std::ostream& out, const HtmlOptions& opts = {});
+
+}  // namespace ilint

@@ -1,0 +1,535 @@
+#include "analyzer/report/html_assets.h"
+
+namespace ilint {
+
+const char* const kReportCss = R"ILINTCSS(
+:root { --err:#c62828; --warn:#ef6c00; --note:#1565c0; --ok:#2e7d32; --bg:#fafafa; --fg:#1b1b1b;
+        --muted:#666; --line:#e0e0e0; --card:#fff; --hl:#fff3c4; --hl2:#e3f2fd; --mark:#f3e5f5; }
+* { box-sizing: border-box; }
+body { margin:0; font:14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color:var(--fg); background:var(--bg); }
+header { background:#263238; color:#fff; padding:12px 20px; }
+header h1 { margin:0; font-size:20px; font-weight:600; }
+header .sub { color:#b0bec5; font-size:12px; margin-top:2px; word-break:break-all; }
+main { padding:12px 20px 40px; max-width:1500px; }
+section { background:var(--card); border:1px solid var(--line); border-radius:6px; padding:12px 16px; margin:12px 0; }
+section > h2 { margin:0 0 8px; font-size:16px; }
+.cards { display:flex; flex-wrap:wrap; gap:10px; }
+.card { border:1px solid var(--line); border-radius:6px; padding:8px 14px; min-width:110px; background:#fff; }
+.card .n { font-size:22px; font-weight:600; }
+.card .l { color:var(--muted); font-size:12px; }
+.card.error .n { color:var(--err); } .card.warning .n { color:var(--warn); } .card.note .n { color:var(--note); }
+table { border-collapse:collapse; width:100%; }
+th, td { text-align:left; padding:4px 8px; border-bottom:1px solid var(--line); vertical-align:top; overflow-wrap:anywhere; }
+th { background:#f5f5f5; font-weight:600; font-size:12px; }
+tr.finding { cursor:pointer; }
+tr.finding:hover { background:#f1f8e9; }
+tr.finding.selected { background:#dcedc8; }
+.sev { display:inline-block; padding:0 6px; border-radius:3px; color:#fff; font-size:12px; font-weight:600; }
+.sev.error { background:var(--err); } .sev.warning { background:var(--warn); } .sev.note { background:var(--note); }
+.mono, code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size:12.5px; }
+.muted { color:var(--muted); }
+.empty { color:var(--muted); font-style:italic; padding:6px 0; }
+.filters { display:flex; gap:14px; flex-wrap:wrap; margin:6px 0 10px; align-items:center; }
+.filters label { font-size:12px; color:var(--muted); }
+.filters select { margin-left:4px; }
+.src { border:1px solid var(--line); border-radius:4px; max-height:460px; overflow:auto; background:#fcfcfc; }
+.src .row { display:flex; white-space:pre; }
+.src .ln { flex:0 0 56px; text-align:right; padding-right:8px; color:#999; user-select:none; border-right:1px solid var(--line); }
+.src .code { padding-left:8px; flex:1 1 auto; }
+.src .note { color:#6a1b9a; padding:0 8px; font-style:italic; white-space:nowrap; }
+.src .row.primary { background:var(--hl); font-weight:600; }
+.src .row.evidence { background:var(--hl2); }
+.src .row.mark { background:var(--mark); }
+.detail h3 { font-size:14px; margin:14px 0 6px; }
+.detail .msg { font-size:15px; margin:4px 0 8px; }
+.kv { display:grid; grid-template-columns:max-content 1fr; gap:2px 12px; }
+.kv .k { color:var(--muted); }
+pre.json { background:#f7f7f7; border:1px solid var(--line); padding:8px; max-height:300px; overflow:auto; }
+svg text { font: 11px system-ui, sans-serif; }
+.tl-wrap { overflow-x:auto; }
+.pill { display:inline-block; border:1px solid var(--line); border-radius:10px; padding:0 8px; margin:1px 2px; font-size:12px; }
+.pill.pinned { border-color:var(--ok); color:var(--ok); }
+.pill.unpinned { border-color:var(--err); color:var(--err); }
+a.link { color:#1565c0; cursor:pointer; text-decoration:underline; }
+details > summary { cursor:pointer; }
+.matrix td.c { text-align:center; cursor:pointer; }
+.sev { white-space:nowrap; }
+.t-breaks td:nth-child(-n+3), .t-rules td:nth-child(-n+4), .t-findings td:nth-child(1), .t-findings td:nth-child(2),
+.t-findings td:nth-child(4), .t-findings td:nth-child(5) { white-space:nowrap; }
+.t-breaks td:nth-child(2) code { white-space:pre; }
+.t-kernels td:nth-child(n+2):nth-child(-n+7), .t-kernels th { white-space:nowrap; }
+.matrix td.c:hover { background:#f1f8e9; }
+)ILINTCSS";
+
+const char* const kReportJs = R"ILINTJS(
+'use strict';
+(function () {
+  var D = JSON.parse(document.getElementById('report-data').textContent);
+  var SEVS = ['error', 'warning', 'note'];
+
+  // Every element is built here; strings from the data only ever become text nodes or
+  // attribute values set through setAttribute.
+  function el(tag, attrs) {
+    var e = document.createElement(tag);
+    if (attrs) for (var k in attrs) {
+      if (!Object.prototype.hasOwnProperty.call(attrs, k) || attrs[k] == null) continue;
+      if (k === 'text') e.textContent = String(attrs[k]);
+      else if (k === 'onclick' || k === 'onchange') e[k] = attrs[k];
+      else e.setAttribute(k, String(attrs[k]));
+    }
+    for (var i = 2; i < arguments.length; i++) add(e, arguments[i]);
+    return e;
+  }
+  function add(parent, c) {
+    if (c == null || c === false) return;
+    if (Array.isArray(c)) { c.forEach(function (x) { add(parent, x); }); return; }
+    if (typeof c === 'string' || typeof c === 'number') parent.appendChild(document.createTextNode(String(c)));
+    else parent.appendChild(c);
+  }
+  var SVGNS = 'http://www.w3.org/2000/svg';
+  function sv(tag, attrs) {
+    var e = document.createElementNS(SVGNS, tag);
+    if (attrs) for (var k in attrs) {
+      if (!Object.prototype.hasOwnProperty.call(attrs, k) || attrs[k] == null) continue;
+      if (k === 'text') e.textContent = String(attrs[k]);
+      else e.setAttribute(k, String(attrs[k]));
+    }
+    for (var i = 2; i < arguments.length; i++) if (arguments[i]) e.appendChild(arguments[i]);
+    return e;
+  }
+  function tip(text) { return sv('title', { text: text }); }
+  function locText(l) { return l && l.file ? l.file + (l.line ? ':' + l.line : '') : ''; }
+  function baseName(p) { var i = String(p || '').lastIndexOf('/'); return i < 0 ? String(p || '') : String(p).slice(i + 1); }
+  function sevBadge(s) { return el('span', { 'class': 'sev ' + s, text: s }); }
+  function empty(text) { return el('div', { 'class': 'empty', text: text }); }
+  function section(title, id) { var s = el('section', { id: id }, el('h2', { text: title })); return s; }
+  function table(headers, rows, cls) {
+    var t = el('table', cls ? { 'class': cls } : null);
+    t.appendChild(el('thead', null, el('tr', null, headers.map(function (h) { return el('th', { text: h }); }))));
+    var tb = el('tbody');
+    rows.forEach(function (r) { tb.appendChild(r); });
+    t.appendChild(tb);
+    return t;
+  }
+  function tr(cells, attrs) {
+    return el('tr', attrs, cells.map(function (c) { return (c && c.nodeType) ? (c.tagName === 'TD' ? c : el('td', null, c)) : el('td', { text: c == null ? '' : c }); }));
+  }
+
+  var compilesById = {};
+  (D.compiles || []).forEach(function (c) { compilesById[c.id] = c; });
+  function kernelOf(ref) {
+    if (!ref) return null;
+    var c = compilesById[ref.compile];
+    if (!c) return null;
+    for (var i = 0; i < c.kernels.length; i++) if (c.kernels[i].name === ref.kernel) return { compile: c, kernel: c.kernels[i] };
+    return null;
+  }
+
+  var app = document.getElementById('app');
+
+  // ------------------------------------------------------------------ header and overview
+  var header = el('header', null, el('h1', { text: D.title || 'inductor-lint report' }),
+    el('div', { 'class': 'sub', text: 'inputs: ' + ((D.inputs || []).join(', ') || '(none)') +
+      (D.torch_version ? '  \u00b7  torch ' + D.torch_version : '') + '  \u00b7  ' + D.tool.name + ' ' + D.tool.version }));
+  app.appendChild(header);
+  var main = el('main');
+  app.appendChild(main);
+
+  var frames = (D.dynamo && D.dynamo.frames) || [];
+  var breaks = (D.dynamo && D.dynamo.graph_breaks) || [];
+  var nFrameCompiles = 0, nRecompiles = 0;
+  frames.forEach(function (f) { (f.compiles || []).forEach(function (c) { nFrameCompiles++; if (c.attempt > 0) nRecompiles++; }); });
+  var nKernels = 0;
+  (D.compiles || []).forEach(function (c) { nKernels += c.kernels.length; });
+  var sevCount = { error: 0, warning: 0, note: 0 };
+  (D.findings || []).forEach(function (f) { sevCount[f.severity] = (sevCount[f.severity] || 0) + 1; });
+
+  var overview = section('At a glance', 'overview');
+  function card(n, label, cls) { return el('div', { 'class': 'card ' + (cls || '') }, el('div', { 'class': 'n', text: n }), el('div', { 'class': 'l', text: label })); }
+  overview.appendChild(el('div', { 'class': 'cards' },
+    card(sevCount.error, 'errors', 'error'), card(sevCount.warning, 'warnings', 'warning'), card(sevCount.note, 'notes', 'note'),
+    card((D.compiles || []).length, 'Inductor compiles'), card(nKernels, 'kernels'), card(frames.length, 'Dynamo frames'),
+    card(breaks.length, 'graph breaks'), card(nRecompiles, 'recompiles'),
+    card((D.suppressed || []).length, 'suppressed'), card((D.diagnostics || []).length, 'input diagnostics')));
+  main.appendChild(overview);
+
+  // ------------------------------------------------------------------ timeline
+  var tl = section('Frames, graph breaks and recompiles', 'timeline');
+  main.appendChild(tl);
+  (function drawTimeline() {
+    if (!frames.length) {
+      tl.appendChild(empty(breaks.length ? 'Graph breaks were found but no frame compiles; see the list below.'
+        : 'No Dynamo information in the inputs (no TORCH_LOGS text, torchdynamo/debug.log or TORCH_TRACE log was read).'));
+    }
+    // Columns in the order the compiles happened: by their line in the log they were read from
+    // when they all come from one log, else by (frame, attempt).
+    var cols = [];
+    frames.forEach(function (f, fi) { (f.compiles || []).forEach(function (c) { cols.push({ f: f, fi: fi, c: c }); }); });
+    var files = {};
+    cols.forEach(function (x) { files[(x.c.log_loc && x.c.log_loc.file) || ''] = 1; });
+    var oneLog = Object.keys(files).length === 1 && !files[''];
+    cols.sort(function (a, b) {
+      if (oneLog) return a.c.log_loc.line - b.c.log_loc.line;
+      return (a.f.frame_id - b.f.frame_id) || (a.c.attempt - b.c.attempt);
+    });
+    // One lane per Frame entry: logs of several runs can repeat frame ids.
+    var order = frames.map(function (f, i) { return i; }).sort(function (a, b) { return (frames[a].frame_id - frames[b].frame_id) || (a - b); });
+    var lanes = order.map(function (i) { return frames[i]; });
+    if (!lanes.length) return;
+    var laneIdx = {};
+    order.forEach(function (fi, lane) { laneIdx[fi] = lane; });
+    var LABEL = 280, COLW = 92, LANEH = 46, TOP = 26, BOXW = 70, BOXH = 26;
+    var extra = lanes.some(function (f) { return f.fell_back_to_eager; }) ? 1 : 0;
+    var W = LABEL + (cols.length + extra) * COLW + 20, H = TOP + lanes.length * LANEH + 30;
+    var s = sv('svg', { width: W, height: H, viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'data-testid': 'timeline' });
+    s.appendChild(tip('Dynamo frames (rows) and their compiles in order (columns)'));
+    var defs = sv('defs', null, sv('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' },
+      sv('path', { d: 'M 0 0 L 10 5 L 0 10 z', fill: '#c62828' })));
+    s.appendChild(defs);
+    s.appendChild(sv('text', { x: LABEL, y: 14, fill: '#666', text: 'compile order \u2192' }));
+    lanes.forEach(function (f, i) {
+      var y = TOP + i * LANEH;
+      s.appendChild(sv('rect', { x: 0, y: y, width: W, height: LANEH, fill: i % 2 ? '#fafafa' : '#ffffff' }));
+      var name = 'frame ' + f.frame_id + '  ' + (f.function || '?');
+      if (name.length > 44) name = name.slice(0, 43) + '\u2026';
+      var t = sv('text', { x: 6, y: y + LANEH / 2 + 4, fill: f.is_resume ? '#6a1b9a' : '#1b1b1b', text: name });
+      t.appendChild(tip((f.function || '') + (f.code_loc ? '  ' + locText(f.code_loc) : '') + (f.is_resume ? '  (resume of ' + f.resumed_function + ')' : '')));
+      s.appendChild(t);
+    });
+    var boxAt = {};
+    cols.forEach(function (x, ci) {
+      var lx = LABEL + ci * COLW, ly = TOP + laneIdx[x.fi] * LANEH + (LANEH - BOXH) / 2;
+      // A compile id names the first such compile (a break refers to the run it was logged in).
+      if (!boxAt[x.c.compile_id]) boxAt[x.c.compile_id] = { x: lx, y: ly, fi: x.fi };
+      var re = x.c.attempt > 0;
+      var g = sv('g', { 'class': re ? 'tl-recompile' : 'tl-compile' });
+      g.appendChild(sv('rect', { x: lx, y: ly, width: BOXW, height: BOXH, rx: 4, fill: re ? '#ffe0b2' : '#bbdefb', stroke: re ? '#ef6c00' : '#1565c0' }));
+      g.appendChild(sv('text', { x: lx + BOXW / 2, y: ly + 17, 'text-anchor': 'middle', text: x.c.compile_id + (re ? ' \u21bb' : '') }));
+      var info = 'compile ' + x.c.compile_id + ' of ' + (x.f.function || '?') + '\n' + (x.c.guards || []).length + ' guards' +
+        ((x.c.inductor_compiles || []).length ? '\nInductor: ' + x.c.inductor_compiles.join(', ') : '') +
+        ((x.c.recompile_reasons || []).length ? '\nrecompiled because: ' + x.c.recompile_reasons.join('; ') : '');
+      g.appendChild(tip(info));
+      s.appendChild(g);
+    });
+    // Graph breaks: a red marker after the compile they end, and an arrow to the resume frame.
+    breaks.forEach(function (b) {
+      var at = boxAt[b.compile_id];
+      if (!at) return;
+      var mx = at.x + BOXW + 8, my = at.y + BOXH / 2;
+      var g = sv('g', { 'class': 'tl-break' });
+      g.appendChild(sv('path', { d: 'M ' + mx + ' ' + (my - 7) + ' l 7 7 l -7 7 l -7 -7 z', fill: '#c62828' }));
+      g.appendChild(tip('graph break at ' + locText(b.user_loc) + (b.user_code ? '\n' + b.user_code : '') + (b.reason ? '\n' + b.reason : '')));
+      s.appendChild(g);
+      var fr = frames[at.fi];
+      var target = null;
+      lanes.forEach(function (f) {
+        if (!target && f.is_resume && fr && f.resumed_function === fr.function && f.compiles && f.compiles.length) target = boxAt[f.compiles[0].compile_id];
+      });
+      if (target) s.appendChild(sv('path', { d: 'M ' + mx + ' ' + (my + 7) + ' C ' + mx + ' ' + (target.y - 10) + ', ' + (target.x - 20) + ' ' + (target.y + BOXH / 2) + ', ' + (target.x - 2) + ' ' + (target.y + BOXH / 2),
+        fill: 'none', stroke: '#c62828', 'stroke-dasharray': '4 3', 'marker-end': 'url(#arrow)' }));
+    });
+    lanes.forEach(function (f, i) {
+      if (!f.fell_back_to_eager) return;
+      var lx = LABEL + cols.length * COLW, ly = TOP + i * LANEH + (LANEH - BOXH) / 2;
+      var g = sv('g', { 'class': 'tl-eager' });
+      g.appendChild(sv('rect', { x: lx, y: ly, width: BOXW, height: BOXH, rx: 4, fill: '#eeeeee', stroke: '#757575', 'stroke-dasharray': '3 2' }));
+      g.appendChild(sv('text', { x: lx + BOXW / 2, y: ly + 17, 'text-anchor': 'middle', text: 'eager' }));
+      g.appendChild(tip('recompile limit (' + D.dynamo.recompile_limit + ') reached: the frame runs eagerly from here'));
+      s.appendChild(g);
+    });
+    var ly = TOP + lanes.length * LANEH + 18;
+    [['#bbdefb', '#1565c0', 'compile'], ['#ffe0b2', '#ef6c00', 'recompile'], ['#c62828', '#c62828', 'graph break'], ['#eeeeee', '#757575', 'eager fallback']].forEach(function (L, i) {
+      s.appendChild(sv('rect', { x: LABEL + i * 120, y: ly - 10, width: 12, height: 12, fill: L[0], stroke: L[1] }));
+      s.appendChild(sv('text', { x: LABEL + i * 120 + 16, y: ly, text: L[2] }));
+    });
+    tl.appendChild(el('div', { 'class': 'tl-wrap' }, s));
+  })();
+  if (breaks.length) {
+    tl.appendChild(el('h3', { text: 'Graph breaks' }));
+    tl.appendChild(table(['compile', 'user code', 'where', 'reason'], breaks.map(function (b) {
+      var reason = String(b.reason || ''), cut = reason.indexOf('. ');
+      var cell = cut > 0 && reason.length > 160 ? el('details', null, el('summary', { text: reason.slice(0, cut + 1) }), reason.slice(cut + 2)) : reason;
+      return tr([b.compile_id, el('code', { text: b.user_code || '' }), baseName(locText(b.user_loc)), cell]);
+    }), 't-breaks'));
+  }
+  var scalars = (D.dynamo && D.dynamo.scalars) || [];
+  if (scalars.length) {
+    tl.appendChild(el('h3', { text: 'Scalars that cross graph breaks' }));
+    tl.appendChild(table(['scalar', 'produced by', 'origin', 'frames', 'how each compile sees it'], scalars.map(function (x) {
+      return tr([x.local_name, x.produced_by, el('span', null, locText(x.origin), x.origin_code ? el('div', null, el('code', { text: x.origin_code })) : null),
+        x.from_frame + ' \u2192 ' + x.into_frame,
+        el('span', null, (x.uses || []).map(function (u) {
+          return el('span', { 'class': 'pill ' + (u.pinned_by_guard ? 'pinned' : 'unpinned'), text: u.compile_id + ': ' + u.treatment + (u.value ? ' = ' + u.value : '') + (u.pinned_by_guard ? ' (guarded)' : ' (not guarded)') });
+        }))]);
+    })));
+  }
+
+  // ------------------------------------------------------------------ findings
+  var fs = section('Findings', 'findings');
+  main.appendChild(fs);
+  var findings = D.findings || [];
+  var filter = { rule: '', severity: '', compile: '' };
+  var ruleIds = {};
+  findings.forEach(function (f) { ruleIds[f.rule] = 1; });
+  (D.rules || []).forEach(function (r) { ruleIds[r.id] = ruleIds[r.id] || 0; });
+  var ruleList = Object.keys(ruleIds).sort();
+
+  // By rule and severity.
+  var usedRules = ruleList.filter(function (r) { return findings.some(function (f) { return f.rule === r; }); });
+  if (usedRules.length) {
+    var m = table(['rule'].concat(SEVS).concat(['total']), usedRules.map(function (r) {
+      var cells = [el('td', null, el('a', { 'class': 'link', text: r, onclick: function () { setFilter('rule', r); } }))];
+      var tot = 0;
+      SEVS.forEach(function (s) {
+        var n = findings.filter(function (f) { return f.rule === r && f.severity === s; }).length;
+        tot += n;
+        cells.push(el('td', { 'class': 'c', text: n || '', onclick: function () { setFilter('rule', r); setFilter('severity', s); } }));
+      });
+      cells.push(el('td', { 'class': 'c', text: tot }));
+      return el('tr', null, cells);
+    }));
+    m.className = 'matrix';
+    fs.appendChild(m);
+  }
+
+  var selects = {};
+  function mkSelect(key, label, values) {
+    var s = el('select', { 'data-filter': key, onchange: function () { filter[key] = s.value; renderFindings(); } },
+      el('option', { value: '', text: 'all' }), values.map(function (v) { return el('option', { value: v, text: v }); }));
+    selects[key] = s;
+    return el('label', { text: label + ' ' }, s);
+  }
+  function setFilter(k, v) { filter[k] = v; selects[k].value = v; renderFindings(); }
+  fs.appendChild(el('div', { 'class': 'filters' }, mkSelect('rule', 'rule', ruleList), mkSelect('severity', 'severity', SEVS),
+    mkSelect('compile', 'compile', (D.compiles || []).map(function (c) { return c.id; }))));
+  var listBox = el('div', { id: 'finding-list' });
+  fs.appendChild(listBox);
+  var detail = el('div', { 'class': 'detail', id: 'finding-detail', 'data-testid': 'finding-detail' });
+  fs.appendChild(detail);
+
+  var selectedRow = null;
+  function renderFindings() {
+    listBox.textContent = '';
+    var shown = findings.filter(function (f) {
+      return (!filter.rule || f.rule === filter.rule) && (!filter.severity || f.severity === filter.severity) &&
+        (!filter.compile || f.compile_id === filter.compile);
+    });
+    if (!findings.length) { listBox.appendChild(empty('No findings.')); return; }
+    if (!shown.length) { listBox.appendChild(empty('No finding matches the filters.')); return; }
+    listBox.appendChild(table(['severity', 'rule', 'message', 'user source', 'compile', 'kernel'], shown.map(function (f) {
+      var user = f.related && f.related.length ? locText(f.related[0].loc) : '';
+      var row = tr([sevBadge(f.severity), f.rule, f.message, baseName(user.split(':')[0]) + (user.indexOf(':') >= 0 ? ':' + user.split(':').pop() : ''), f.compile_id, el('code', { text: f.kernel || '' })],
+        { 'class': 'finding', 'data-testid': 'finding-row', 'data-rule': f.rule, 'data-severity': f.severity, 'data-has-kernel': f.kernel_ref ? 'true' : 'false' });
+      row.onclick = function () {
+        if (selectedRow) selectedRow.classList.remove('selected');
+        row.classList.add('selected');
+        selectedRow = row;
+        showFinding(f);
+      };
+      return row;
+    }), 't-findings'));
+  }
+
+  // Source view of a kernel: each line numbered as in its file, with the given lines marked.
+  function renderSource(k, marks, testid) {
+    var box = el('div', { 'class': 'src mono', 'data-testid': testid || 'kernel-source' });
+    var lines = String(k.source || '').split('\n');
+    if (lines.length && lines[lines.length - 1] === '') lines.pop();
+    var first = k.source_first_line > 0 ? k.source_first_line : 1;
+    var primaryRow = null;
+    lines.forEach(function (text, i) {
+      var n = first + i, mk = marks[n];
+      var row = el('div', { 'class': 'row' + (mk ? ' ' + mk.cls : ''), 'data-line': n },
+        el('span', { 'class': 'ln', text: n }), el('span', { 'class': 'code', text: text }),
+        mk && mk.notes.length ? el('span', { 'class': 'note', text: mk.notes.join('; ') }) : null);
+      if (mk && mk.cls === 'primary' && !primaryRow) primaryRow = row;
+      box.appendChild(row);
+    });
+    if (!lines.length) box.appendChild(empty('(the kernel source was not read)'));
+    box._primary = primaryRow;
+    return box;
+  }
+  function addMark(marks, line, cls, note) {
+    if (!(line > 0)) return;
+    var rank = { primary: 3, evidence: 2, mark: 1 };
+    var m = marks[line] || (marks[line] = { cls: cls, notes: [] });
+    if (rank[cls] > rank[m.cls]) m.cls = cls;
+    if (note && m.notes.indexOf(note) < 0) m.notes.push(note);
+  }
+  function kernelMarks(k) {
+    var marks = {};
+    (k.marks || []).forEach(function (x) { addMark(marks, x.line, 'mark', x.what); });
+    return marks;
+  }
+
+  function fxTable(nodes) {
+    if (!nodes.length) return empty('No FX nodes are recorded for this kernel.');
+    return table(['node', 'op / target', 'dtype', 'shape', 'user code'], nodes.map(function (n) {
+      var m = n.meta || {};
+      return tr([el('code', { text: n.name }), n.target || n.op, m.dtype || '', (m.shape || []).join(', '),
+        n.user_code ? el('span', null, el('code', { text: n.user_code }), n.user_loc ? el('span', { 'class': 'muted', text: '  ' + baseName(n.user_loc.file) + ':' + n.user_loc.line }) : null) : '']);
+    }));
+  }
+  function nodesOf(kc) {
+    var k = kc.kernel, c = kc.compile;
+    if (k.fragment && k.fragment.length) return k.fragment;
+    var want = {};
+    (k.fx_nodes || []).concat(k.source_nodes || []).forEach(function (n) { want[n] = 1; });
+    return (c.fx || []).filter(function (n) { return want[n.name]; });
+  }
+
+  function numericLeaves(obj, path, out) {
+    if (typeof obj === 'number' && isFinite(obj)) { out.push({ label: path, value: obj }); return out; }
+    if (obj && typeof obj === 'object') for (var k in obj) if (Object.prototype.hasOwnProperty.call(obj, k)) numericLeaves(obj[k], path ? path + '.' + k : k, out);
+    return out;
+  }
+  function errorChart(conf) {
+    var vals = numericLeaves(conf, '', []).filter(function (v) { return v.value >= 0; });
+    if (!vals.length) return null;
+    var pos = vals.filter(function (v) { return v.value > 0; }).map(function (v) { return v.value; });
+    var maxV = Math.max.apply(null, pos.concat([0]));
+    var minV = pos.length ? Math.min.apply(null, pos) : 0;
+    var useLog = pos.length > 1 && maxV / minV > 100;
+    var LBL = 260, BW = 420, RH = 22, W = LBL + BW + 110, H = vals.length * RH + 24;
+    var s = sv('svg', { width: W, height: H, role: 'img', 'data-testid': 'confirmation-chart' });
+    s.appendChild(tip('confirmation: errors measured on the device' + (useLog ? ' (log scale)' : '')));
+    var lo = useLog ? Math.floor(Math.log10(minV)) - 1 : 0;
+    function scale(v) {
+      if (v <= 0 || maxV <= 0) return 0;
+      if (useLog) return BW * (Math.log10(v) - lo) / (Math.log10(maxV) - lo);
+      return BW * v / maxV;
+    }
+    vals.forEach(function (v, i) {
+      var y = 4 + i * RH, w = Math.max(scale(v.value), v.value > 0 ? 2 : 0);
+      var color = /fp64|float64|ref/i.test(v.label) ? (/eager/i.test(v.label) ? '#ef6c00' : /compiled|inductor/i.test(v.label) ? '#1565c0' : '#6a1b9a') : '#546e7a';
+      s.appendChild(sv('text', { x: LBL - 6, y: y + 14, 'text-anchor': 'end', text: v.label }));
+      s.appendChild(sv('rect', { x: LBL, y: y + 3, width: w, height: RH - 8, fill: color }));
+      s.appendChild(sv('text', { x: LBL + w + 6, y: y + 14, fill: '#333', text: v.value.toExponential(2) }));
+    });
+    s.appendChild(sv('text', { x: LBL, y: H - 4, fill: '#666', text: useLog ? 'log scale' : 'linear scale' }));
+    return s;
+  }
+
+  function showFinding(f) {
+    detail.textContent = '';
+    detail.appendChild(el('h3', null, sevBadge(f.severity), ' ', el('span', { text: f.rule })));
+    detail.appendChild(el('div', { 'class': 'msg', text: f.message }));
+    var kv = el('div', { 'class': 'kv' });
+    function row(k, v) { if (v) { kv.appendChild(el('div', { 'class': 'k', text: k })); kv.appendChild(el('div', { 'class': 'mono', text: v })); } }
+    row('generated code', locText(f.location));
+    row('compile', f.compile_id);
+    row('kernel', f.kernel);
+    row('fingerprint', f.fingerprint);
+    if (f.suppressed_reason) row('suppressed', f.suppressed_reason + ' (' + locText(f.suppressed_by) + ')');
+    detail.appendChild(kv);
+    if (f.fix) { detail.appendChild(el('h3', { text: 'Fix' })); detail.appendChild(el('div', { text: f.fix })); }
+
+    detail.appendChild(el('h3', { text: 'User source' }));
+    if (f.related && f.related.length) {
+      f.related.forEach(function (r) {
+        var key = r.loc ? r.loc.file + ':' + r.loc.line : '';
+        var ul = D.user_lines && D.user_lines[key];
+        detail.appendChild(el('div', { 'data-testid': 'user-source' }, el('span', { 'class': 'mono', text: locText(r.loc) }), r.message ? el('span', { 'class': 'muted', text: '  ' + r.message }) : null,
+          ul ? el('pre', { 'class': 'json', text: r.loc.line + ' | ' + ul.text }) : null));
+      });
+    } else detail.appendChild(empty('No user source location is known for this finding.'));
+
+    detail.appendChild(el('h3', { text: 'Generated kernel' }));
+    var kc = kernelOf(f.kernel_ref);
+    var srcBox = null;
+    if (kc) {
+      var marks = kernelMarks(kc.kernel);
+      var sameFile = function (file) { return !file || file === (f.location && f.location.file) || file === kc.compile.output_code; };
+      (f.evidence_lines || []).forEach(function (e) { if (sameFile(e.file)) addMark(marks, e.line, 'evidence', e.what); });
+      if (f.location && sameFile(f.location.file)) addMark(marks, f.location.line, 'primary', 'finding');
+      detail.appendChild(el('div', { 'class': 'muted', text: kc.kernel.name + '  (' + kc.kernel.backend + ' ' + kc.kernel.kind + ', ' + kc.kernel.source_lines + ' lines, in ' + kc.compile.id + ')' }));
+      srcBox = renderSource(kc.kernel, marks, 'kernel-source');
+      detail.appendChild(srcBox);
+      detail.appendChild(el('h3', { text: 'FX nodes it computes' }));
+      detail.appendChild(fxTable(nodesOf(kc)));
+    } else {
+      detail.appendChild(empty(f.kernel ? 'The kernel ' + f.kernel + ' was not found in the model.' : 'This finding is not about one generated kernel.'));
+    }
+
+    detail.appendChild(el('h3', { text: 'Guards' }));
+    if ((f.scalars || []).length) {
+      f.scalars.forEach(function (x) {
+        detail.appendChild(el('div', null, el('code', { text: x.local_name }), ' from ', el('code', { text: x.produced_by || '?' }), ' at ' + locText(x.origin) + '  ',
+          (x.uses || []).map(function (u) {
+            return el('span', { 'class': 'pill ' + (u.pinned_by_guard ? 'pinned' : 'unpinned'), text: u.compile_id + ': ' + u.treatment + (u.value ? ' = ' + u.value : '') + (u.pinned_by_guard ? ' pinned by ' + (u.guards || []).join(' and ') : ' not pinned by a guard') });
+          })));
+      });
+    }
+    if ((f.guards || []).length) {
+      var gt = table(['frame compile', 'kind', 'guard', 'user code'], f.guards.map(function (g) {
+        return tr([g.frame_compile, g.kind, el('code', { text: g.expr || g.source }), g.comment ? el('code', { text: g.comment }) : '']);
+      }));
+      detail.appendChild(el('details', null, el('summary', { text: f.guards.length + ' guards of Dynamo compile ' + (f.frame_compiles || []).join(', ') }), gt));
+    } else if (!(f.scalars || []).length) {
+      detail.appendChild(empty('No guard information is linked to this finding' + (frames.length ? '.' : ' (no Dynamo logs were read).')));
+    }
+
+    if (f.confirmation != null) {
+      detail.appendChild(el('h3', { text: 'Confirmation' }));
+      if (f.confirmation.verdict) detail.appendChild(el('div', { text: 'verdict: ' + f.confirmation.verdict }));
+      var ch = errorChart(f.confirmation);
+      if (ch) detail.appendChild(ch);
+    }
+    detail.appendChild(el('h3', { text: 'Evidence' }));
+    detail.appendChild(el('pre', { 'class': 'json', text: JSON.stringify(f.evidence, null, 2) }));
+    if (srcBox && srcBox._primary) srcBox.scrollTop = Math.max(0, srcBox._primary.offsetTop - srcBox.clientHeight / 2);
+  }
+  renderFindings();
+
+  var sup = D.suppressed || [];
+  if (sup.length) {
+    var ss = section('Suppressed findings', 'suppressed');
+    ss.appendChild(table(['severity', 'rule', 'message', 'reason', 'suppressed by'], sup.map(function (f) {
+      return tr([sevBadge(f.severity), f.rule, f.message, f.suppressed_reason, locText(f.suppressed_by)]);
+    })));
+    main.appendChild(ss);
+  }
+
+  // ------------------------------------------------------------------ compiles and kernels
+  var cs = section('Compiles and kernels', 'compiles');
+  main.appendChild(cs);
+  var kview = el('div', { id: 'kernel-view' });
+  if (!(D.compiles || []).length) cs.appendChild(empty('No Inductor compile was read from the inputs.'));
+  (D.compiles || []).forEach(function (c) {
+    var nf = findings.filter(function (f) { return f.compile_id === c.id; }).length;
+    var head = el('div', null, el('strong', { text: c.id }), el('span', { 'class': 'muted', text: '  ' + [c.graph_kind, c.device, c.kernels.length + ' kernels', c.buffers + ' buffers', c.launches + ' launches', c.fx.length + ' FX nodes', nf + ' findings'].filter(Boolean).join(' \u00b7 ') }));
+    var body = c.kernels.length ? table(['kernel', 'backend', 'kind', 'lines', 'bytes', 'params', 'loads/stores', 'sizes', 'reductions'], c.kernels.map(function (k) {
+      var numels = Object.keys(k.numels || {}).map(function (n) { return n + '=' + k.numels[n]; }).join(' ');
+      var reds = (k.reductions || []).map(function (r) { return (r.scan ? 'scan ' : '') + r.combine + ' ' + r.dtype + (r.length >= 0 ? ' \u00d7' + r.length : r.length_expr ? ' \u00d7' + r.length_expr : ''); }).join(', ');
+      var link = el('a', { 'class': 'link mono', 'data-testid': 'kernel-link', text: k.name, onclick: function () {
+        kview.textContent = '';
+        kview.appendChild(el('h3', { text: k.name + '  (' + c.id + ')' }));
+        kview.appendChild(renderSource(k, kernelMarks(k), 'kernel-view-source'));
+        kview.appendChild(el('h3', { text: 'FX nodes it computes' }));
+        kview.appendChild(fxTable(nodesOf({ compile: c, kernel: k })));
+        kview.scrollIntoView();
+      } });
+      return tr([link, k.backend, k.kind, k.source_lines, k.source_bytes, k.params.length, k.loads + '/' + k.stores, numels, reds]);
+    }), 't-kernels') : empty('no generated kernels');
+    cs.appendChild(el('div', { style: 'margin:8px 0 14px' }, head, body));
+  });
+  cs.appendChild(kview);
+
+  // ------------------------------------------------------------------ input diagnostics, rules
+  var dg = section('Input diagnostics', 'diagnostics');
+  var diags = D.diagnostics || [];
+  if (diags.length) dg.appendChild(table(['level', 'code', 'message', 'where'], diags.map(function (d) { return tr([d.level, d.code, d.message, locText(d.loc)]); })));
+  else dg.appendChild(empty('The inputs were read without problems.'));
+  main.appendChild(dg);
+
+  var rs = section('Rules', 'rules');
+  if ((D.rules || []).length) rs.appendChild(table(['rule', 'severity', 'precision', 'tags', 'description'], D.rules.map(function (r) {
+    return tr([el('code', { text: r.id }), r.severity, r.precision, (r.tags || []).join(', '), r.description]);
+  }), 't-rules'));
+  else rs.appendChild(empty('No rule is registered.'));
+  main.appendChild(rs);
+  document.body.setAttribute('data-rendered', 'true');
+})();
+)ILINTJS";
+
+}  // namespace ilint

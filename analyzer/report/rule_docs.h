@@ -1,0 +1,30 @@
+// Rule metadata for reports: the registry's RuleInfo plus the rule's doc page (rules/<id>.md),
+// which SARIF embeds as `help` and `inductor-lint rules` prints.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "analyzer/rule.h"
+
+namespace ilint {
+
+struct RuleDoc {
+  RuleInfo info;
+  std::string markdown;          // the whole doc page; empty when it could not be found
+  std::string doc_path;          // where it was read from (empty when not found)
+  std::string full_description;  // first paragraph of the page after its title, or the short description
+};
+
+// Every registered rule (register_all_rules() is called), sorted by id, with its doc page.
+// Doc pages are looked up relative to the source tree the binary was built from (ILINT_SOURCE_DIR),
+// then relative to the working directory.
+std::vector<RuleDoc> rule_catalog();
+
+// The doc of one RuleInfo, found as above.
+RuleDoc load_rule_doc(const RuleInfo& info);
+
+// First paragraph of a markdown page that is not a heading, a front-matter block or a list of
+// `key: value` metadata lines. Exposed for tests.
+std::string first_paragraph(const std::string& markdown);
+
+}  // namespace ilint

@@ -1,0 +1,103 @@
+// The HTML report: self-contained, data embedded as escaped JSON, and untrusted text stays text.
+// The page itself is exercised in a real browser by report_browser_test.cpp.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "analyzer/report/html.h"
+#include "report_adversarial.h"
+#include "report_test_util.h"
+
+using namespace ilint;
+using namespace ilint_test;
+using nlohmann::json;
+
+namespace {
+std::string html_of(const Analysis& a, const HtmlOptions& o = {}) {
+  std::ostringstream ss;
+  write_html(a, ss, o);
+  return ss.str();
+}
+// The JSON between <script type="application/json" id="report-data"> and </script>.
+std::string embedded_json(const std::string& html) {
+  std::string open = "<script type=\"application/json\" id=\"report-data\">";
+  auto b = html.find(open);
+  if (b == std::string::npos) return {};
+  b += open.size();
+  auto e = html.find("</script>", b);
+  return html.substr(b, e - b);
+}
+size_t count_of(const std::string& s, const std::string& needle) {
+  size_t n = 0;
+  for (size_t p = s.find(needle); p != std::string::npos; p = s.find(needle, p + 1)) ++n;
+  return n;
+}
+}  // namespace
+
+TEST(ReportHtml, EscapesEverythingThatCouldCloseTheScriptBlock) {
+  std::string in = json("</script><!-- & \xE2\x80\xA8 \xE2\x80\xA9 >").dump(-1, ' ', false);
+  std::string out = escape_json_for_script(in);
+  EXPECT_EQ(out.find('<'), std::string::npos);
+  EXPECT_EQ(out.find('>'), std::string::npos);
+  EXPECT_EQ(out.find('&'), std::string::npos);
+  EXPECT_EQ(out.find("\xE2\x80\xA8"), std::string::npos);
+  EXPECT_EQ(out.find("\xE2\x80\xA9"), std::string::npos);
+  // JSON reads the escapes back as the same text.
+  EXPECT_EQ(json::parse(out).get<std::string>(), "</script><!-- & \xE2\x80\xA8 \xE2\x80\xA9 >");
+}
+
+TEST(ReportHtml, SelfContainedPageWithTheModelOfS2Cuda) {
+  auto a = analyze_paths({fixture("s2_cuda")});
+  std::string html = html_of(*a);
+  // No network: nothing is loaded from anywhere, and the CSP forbids it anyway.
+  EXPECT_EQ(count_of(html, "<script"), 2u);
+  EXPECT_EQ(html.find("src="), std::string::npos);
+  EXPECT_EQ(html.find("href="), std::string::npos);
+  EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // only the SVG namespace name
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+  EXPECT_NE(html.find("default-src 'none'"), std::string::npos);
+  // The embedded data is the model.
+  json data = json::parse(embedded_json(html));
+  ASSERT_EQ(data["compiles"].size(), a->program.compiles.size());
+  ASSERT_FALSE(a->program.compiles.empty()) << "s2_cuda gives no compile: needs the output_code.py parser from main";
+  size_t kernels = 0;
+  for (const auto& c : a->program.compiles) kernels += c.kernels.size();
+  size_t kernels_in_page = 0;
+  for (const auto& c : data["compiles"]) kernels_in_page += c["kernels"].size();
+  EXPECT_EQ(kernels_in_page, kernels);
+  EXPECT_GT(kernels, 0u);
+  EXPECT_EQ(data["findings"].size(), a->findings.size());
+  // Every finding about a kernel links to it, and its line lies in that kernel's source.
+  for (const auto& f : data["findings"]) {
+    if (f["kernel"].get<std::string>().empty()) continue;
+    ASSERT_TRUE(f.contains("kernel_ref")) << f["kernel"];
+    for (const auto& c : data["compiles"])
+      for (const auto& k : c["kernels"])
+        if (c["id"] == f["kernel_ref"]["compile"] && k["name"] == f["kernel_ref"]["kernel"]) {
+          int first = k["source_first_line"], n = k["source_lines"], line = f["location"]["line"];
+          EXPECT_GE(line, first);
+          EXPECT_LT(line, first + n);
+        }
+  }
+}
+
+TEST(ReportHtml, AdversarialCaptureStaysText) {
+  TempDir dir;
+  auto a = adversarial_s2_cuda(dir);
+  ASSERT_TRUE(a) << "needs the output_code.py parser from main";
+  const std::string evil_name = kEvilKernelName, evil_src = kEvilSource;
+  std::string html = html_of(*a);
+  EXPECT_EQ(count_of(html, "<script"), 2u);
+  EXPECT_EQ(count_of(html, "</script>"), 2u);
+  EXPECT_EQ(html.find("</textarea>"), std::string::npos);
+  EXPECT_EQ(html.find("<img"), std::string::npos);
+  json data = json::parse(embedded_json(html));
+  bool name_kept = false, source_kept = false;
+  for (const auto& c : data["compiles"])
+    for (const auto& k : c["kernels"]) {
+      name_kept |= k["name"].get<std::string>().rfind(evil_name, 0) == 0;
+      source_kept |= k["source"].get<std::string>().find(evil_src) != std::string::npos;
+    }
+  EXPECT_TRUE(name_kept);
+  EXPECT_TRUE(source_kept) << "the edited kernel source should reach the page unchanged (as text)";
+}
