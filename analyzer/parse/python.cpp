@@ -330,6 +330,25 @@ class Parser {
   size_t p_ = 0;
   size_t stmt_end_ = 0;  // index of the Newline/';' ending the current simple statement
   int depth_ = 0;
+  bool too_deep_reported_ = false;  // one diagnostic per statement
+
+  // Chains (a.b.c, a + b + c, f()(), a < b < c, a ** b ** c) build trees as deep as they are
+  // long while the parser loops instead of recursing. Each link counts toward the same limit as
+  // nesting, so every tree stays shallow enough for the recursive walkers and destructors
+  // downstream (a 1 MB line of `a + a + ...` overflowed the stack when freeing its tree).
+  bool link(int& links) {
+    ++links;
+    return ++depth_ <= kMaxDepth;
+  }
+  // Past the limit: one diagnostic, the rest of the statement becomes an Other node.
+  ExprPtr cut_chain(int links) {
+    if (!too_deep_reported_) {
+      issue(cur(), "expression nested too deeply; rest of the statement skipped");
+      too_deep_reported_ = true;
+    }
+    depth_ -= links;
+    return other_until_end();
+  }
 
   const Token& cur() const { return toks_[std::min(p_, stmt_end_)]; }
   bool at_end() const { return p_ >= stmt_end_; }
@@ -401,8 +420,7 @@ ExprPtr Parser::expr_list() {
 ExprPtr Parser::expr() {
   if (++depth_ > kMaxDepth) {
     --depth_;
-    if (depth_ == kMaxDepth - 1) issue(cur(), "expression nested too deeply; rest of the statement skipped");
-    return other_until_end();
+    return cut_chain(0);
   }
   ExprPtr r;
   if (is_name("lambda")) {
@@ -436,7 +454,9 @@ ExprPtr Parser::expr() {
 
 ExprPtr Parser::or_expr() {
   auto l = and_expr();
+  int links = 0;
   while (is_name("or")) {
+    if (!link(links)) return cut_chain(links);
     auto b = make(Expr::BoolOp, cur());
     b->text = "or";
     b->begin = l->begin;
@@ -445,12 +465,15 @@ ExprPtr Parser::or_expr() {
     finish(b);
     l = b;
   }
+  depth_ -= links;
   return l;
 }
 
 ExprPtr Parser::and_expr() {
   auto l = not_expr();
+  int links = 0;
   while (is_name("and")) {
+    if (!link(links)) return cut_chain(links);
     auto b = make(Expr::BoolOp, cur());
     b->text = "and";
     b->begin = l->begin;
@@ -459,6 +482,7 @@ ExprPtr Parser::and_expr() {
     finish(b);
     l = b;
   }
+  depth_ -= links;
   return l;
 }
 
@@ -469,7 +493,7 @@ ExprPtr Parser::not_expr() {
     ++p_;
     if (++depth_ > kMaxDepth) {
       --depth_;
-      return other_until_end();
+      return cut_chain(0);
     }
     u->items.push_back(not_expr());
     --depth_;
@@ -481,6 +505,7 @@ ExprPtr Parser::not_expr() {
 
 ExprPtr Parser::comparison() {
   auto l = binary(0);
+  int links = 0;
   for (;;) {
     std::string op;
     if (!at_end() && cur().kind == Tok::Op &&
@@ -504,6 +529,7 @@ ExprPtr Parser::comparison() {
     } else {
       break;
     }
+    if (!link(links)) return cut_chain(links);
     auto c = make(Expr::Compare, toks_[p_ - 1]);
     c->text = op;
     c->begin = l->begin;
@@ -513,6 +539,7 @@ ExprPtr Parser::comparison() {
     finish(c);
     l = c;
   }
+  depth_ -= links;
   return l;
 }
 
@@ -541,7 +568,9 @@ ExprPtr Parser::binary(int level) {
   constexpr int kLevels = 6;
   if (level >= kLevels) return unary();
   auto l = binary(level + 1);
+  int links = 0;
   while (!at_end() && binop_level(cur()) == level) {
+    if (!link(links)) return cut_chain(links);
     auto b = make(Expr::BinOp, cur());
     b->text = cur().text;
     b->begin = l->begin;
@@ -552,6 +581,7 @@ ExprPtr Parser::binary(int level) {
     finish(b);
     l = b;
   }
+  depth_ -= links;
   return l;
 }
 
@@ -562,7 +592,7 @@ ExprPtr Parser::unary() {
     ++p_;
     if (++depth_ > kMaxDepth) {
       --depth_;
-      return other_until_end();
+      return cut_chain(0);
     }
     u->items.push_back(unary());
     --depth_;
@@ -575,6 +605,8 @@ ExprPtr Parser::unary() {
 ExprPtr Parser::power() {
   auto base = postfix(atom());
   if (is_op("**")) {
+    int links = 0;
+    if (!link(links)) return cut_chain(links);
     auto b = make(Expr::BinOp, cur());
     b->text = "**";
     b->begin = base->begin;
@@ -582,6 +614,7 @@ ExprPtr Parser::power() {
     b->col = base->col;
     ++p_;
     b->items = {base, unary()};
+    depth_ -= links;
     finish(b);
     return b;
   }
@@ -635,11 +668,14 @@ void Parser::call_args(Expr& call) {
 }
 
 ExprPtr Parser::postfix(ExprPtr base) {
+  int links = 0;
   for (;;) {
+    if ((is_op(".") || is_op("(") || is_op("[")) && !link(links)) return cut_chain(links);
     if (is_op(".")) {
       ++p_;
       if (at_end() || cur().kind != Tok::Name) {
         issue(cur(), "expected a name after '.'");
+        depth_ -= links;
         return base;
       }
       auto a = make(Expr::Attribute, cur());
@@ -660,7 +696,7 @@ ExprPtr Parser::postfix(ExprPtr base) {
       ++p_;
       if (++depth_ > kMaxDepth) {
         --depth_;
-        return other_until_end();
+        return cut_chain(links);
       }
       call_args(*c);
       --depth_;
@@ -675,7 +711,7 @@ ExprPtr Parser::postfix(ExprPtr base) {
       s->items.push_back(base);
       if (++depth_ > kMaxDepth) {
         --depth_;
-        return other_until_end();
+        return cut_chain(links);
       }
       auto idx = bracketed("]", Expr::Tuple);
       --depth_;
@@ -685,6 +721,7 @@ ExprPtr Parser::postfix(ExprPtr base) {
       finish(s);
       base = s;
     } else {
+      depth_ -= links;
       return base;
     }
   }
@@ -1003,6 +1040,7 @@ void Parser::parse_all() {
       ++e;
     }
     stmt_end_ = e;
+    too_deep_reported_ = false;
     Stmt s;
     s.indent = indent;
     if (new_line) {
