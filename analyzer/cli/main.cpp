@@ -17,6 +17,9 @@
 #include "analyzer/confirm/confirm.h"
 #include "analyzer/dynamo/dump.h"
 #include "analyzer/pipeline.h"
+#ifdef ILINT_HAVE_CLANG
+#include "analyzer/clang/clang_reader.h"
+#endif
 #include "analyzer/report/dump_model.h"
 #include "analyzer/report/json.h"
 #include "analyzer/report/text.h"
@@ -194,6 +197,9 @@ int exit_code(const ilint::Analysis& a, const std::string& fail_on) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef ILINT_HAVE_CLANG
+  ilint::install_optional_readers();  // the Clang C++ kernel reader
+#endif
   CliOptions o;
   int rc = 0;
   if (!parse_args(argc, argv, o, rc)) return rc;

@@ -1,3 +1,5 @@
+// A readable text dump of the joined Dynamo model (frames, compiles, guards that pin scalars,
+// graph breaks, scalar crossings and the literals derived from them), for --dump-model.
 #pragma once
 #include <ostream>
 
@@ -5,7 +7,6 @@
 
 namespace ilint {
 
-// Readable dump of the Dynamo layer (frames, compiles, guards, graph breaks, scalars).
 void dump_dynamo_model(const Program& program, std::ostream& os);
 
 }  // namespace ilint

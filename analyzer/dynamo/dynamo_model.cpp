@@ -1,8 +1,563 @@
-// Placeholder until the Dynamo layer lands (issue: graph breaks, guards and scalars).
+// Builds the Dynamo layer of the model from the three Dynamo logs, and joins it to the compile
+// folders: frames and their compiles, graph breaks, and the Python scalars that cross graph
+// breaks, with the guards that pin each of them and the compiled literals that derive from them.
+//
+// Files of one capture (one process) are read together: a capture is the folder above `trace/`,
+// `torch_compile_debug/`, or the folder holding a TORCH_LOGS file. Compile ids are only unique
+// within one torch.compile session of one process, so every capture and session gets its own
+// session number in the model.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "analyzer/dynamo/literals.h"
+#include "analyzer/dynamo/readers.h"
 #include "analyzer/pipeline.h"
 
 namespace ilint {
 
-size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& diags) { return 0; }
+using namespace dynamo;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string capture_root_of(const std::string& path) {
+  for (const char* marker : {"/trace/", "/torch_compile_debug/"}) {
+    auto p = path.rfind(marker);
+    if (p != std::string::npos) return path.substr(0, p);
+  }
+  return fs::path(path).parent_path().string();
+}
+
+std::string basename_of(const std::string& p) {
+  auto pos = p.find_last_of('/');
+  return pos == std::string::npos ? p : p.substr(pos + 1);
+}
+
+void add_unique(std::vector<std::string>& v, const std::string& s) {
+  if (s.empty()) return;
+  for (const auto& x : v)
+    if (x == s) return;
+  v.push_back(s);
+}
+
+struct Capture {
+  std::string root;
+  std::vector<std::string> torch_logs, traces, debug_logs;
+  std::vector<const CompileFiles*> folders;
+};
+
+// Merges what the TORCH_LOGS text and the TORCH_TRACE log say about one compile.
+void merge_into(CompileFacts& dst, const CompileFacts& src) {
+  if (dst.function.empty() || src.source_kind == "trace") {
+    if (!src.function.empty()) dst.function = src.function;
+  }
+  if (!dst.code_loc.valid() && src.code_loc.valid()) dst.code_loc = src.code_loc;
+  if (!dst.guards_seen && src.guards_seen) {
+    dst.guards = src.guards;
+    dst.guards_seen = true;
+  }
+  for (size_t i = 0; i < src.recompile_reasons.size(); ++i) {
+    bool have = std::find(dst.recompile_reasons.begin(), dst.recompile_reasons.end(), src.recompile_reasons[i]) !=
+                dst.recompile_reasons.end();
+    if (!have) {
+      dst.recompile_reasons.push_back(src.recompile_reasons[i]);
+      if (i < src.failures.size()) dst.failures.push_back(src.failures[i]);
+    }
+  }
+  if (dst.failures.empty()) dst.failures = src.failures;
+  if (!dst.recompile_log_loc.valid()) dst.recompile_log_loc = src.recompile_log_loc;
+  for (const auto& d : src.compile_dirs) add_unique(dst.compile_dirs, d);
+  for (const auto& a : src.aot_ids) add_unique(dst.aot_ids, a);
+  if (dst.output_code_hash.empty()) dst.output_code_hash = src.output_code_hash;
+  for (const auto& e : src.cache_events) add_unique(dst.cache_events, e);
+  for (const auto& r : src.restart_reasons) add_unique(dst.restart_reasons, r);
+  for (const auto& s : src.symbols)
+    if (std::find(dst.symbols.begin(), dst.symbols.end(), s) == dst.symbols.end()) dst.symbols.push_back(s);
+  for (const auto& s : src.symbol_sources)
+    if (std::find(dst.symbol_sources.begin(), dst.symbol_sources.end(), s) == dst.symbol_sources.end())
+      dst.symbol_sources.push_back(s);
+  for (const auto& s : src.specializations) add_unique(dst.specializations, s);
+  for (const auto& s : src.shape_env_guards) add_unique(dst.shape_env_guards, s);
+  if (dst.graph_inputs.empty()) dst.graph_inputs = src.graph_inputs;
+  dst.has_graph = dst.has_graph || src.has_graph;
+  dst.frame_skipped = dst.frame_skipped || src.frame_skipped;
+}
+
+// "ork/steering/probe/seed1.py" (Dynamo cuts guard-comment paths) -> the full user path that ends so.
+void resolve_path(std::optional<SourceLoc>& loc, const std::vector<std::string>& user_files) {
+  if (!loc) return;
+  for (const auto& f : user_files)
+    if (f == loc->file) return;
+  for (const auto& f : user_files)
+    if (ends_with(f, loc->file)) {
+      loc->file = f;
+      return;
+    }
+}
+
+bool parse_resume_name(const std::string& fn, std::string& resumed, int& line) {
+  static const std::string prefix = "torch_dynamo_resume_in_";
+  if (!starts_with(fn, prefix)) return false;
+  auto at = fn.rfind("_at_");
+  if (at == std::string::npos || at < prefix.size()) return false;
+  resumed = fn.substr(prefix.size(), at - prefix.size());
+  line = std::atoi(fn.c_str() + at + 4);
+  return line > 0;
+}
+
+bool is_float_text(const std::string& v) { return looks_like_float_literal(v); }
+
+// Python's repr of a float: "2.0", "0.001" (shortest text that reads back the same).
+std::string normalize_value(const std::string& text) {
+  double v;
+  if (!parse_float_literal(text, v) || !std::isfinite(v)) return text;
+  char buf[64];
+  if (v == std::floor(v) && std::fabs(v) < 1e16) {
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+    return buf;
+  }
+  for (int prec = 1; prec <= 17; ++prec) {
+    std::snprintf(buf, sizeof buf, "%.*g", prec, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+// The graph input that carries a frame local: Dynamo names L['___stack0'] "L_stack0_", L['step'] "L_step_".
+bool input_is_local(const std::string& input, const std::string& local) {
+  auto colon = input.find(':');
+  std::string name = input.substr(0, colon);
+  std::string stripped = local;
+  while (!stripped.empty() && stripped[0] == '_') stripped.erase(0, 1);
+  return name == "L_" + stripped + "_" || name == "L_" + local + "_";
+}
+
+std::string annotation_of(const std::string& input) {
+  auto colon = input.find(": ");
+  return colon == std::string::npos ? "" : input.substr(colon + 2);
+}
+
+struct FolderInfo {
+  const CompileFiles* files = nullptr;
+  std::string name;  // model__3_inference_2.2
+  int model_index = -1;
+  std::string kind;
+};
+
+}  // namespace
+
+size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& diags) {
+  DynamoModel& dm = program.dynamo;
+  // Group the inputs by capture.
+  std::map<std::string, Capture> captures;
+  for (const auto& p : in.torch_logs) captures[capture_root_of(p)].torch_logs.push_back(p);
+  for (const auto& p : in.trace_logs) captures[capture_root_of(p)].traces.push_back(p);
+  for (const auto& p : in.dynamo_debug_logs) captures[capture_root_of(p)].debug_logs.push_back(p);
+  for (const auto& cf : in.compiles) {
+    std::string root = capture_root_of(cf.dir.empty() ? cf.output_code : cf.dir + "/x");
+    auto it = captures.find(root);
+    if (it != captures.end()) it->second.folders.push_back(&cf);
+  }
+  size_t files_read = 0;
+  int session_base = 0;
+  for (auto& [root, cap] : captures) {
+    LogFacts tl, tr, dl;
+    for (const auto& p : cap.torch_logs)
+      if (read_torch_logs(p, tl, diags)) {
+        ++files_read;
+        dm.sources.push_back(p);
+      }
+    for (const auto& p : cap.traces)
+      if (read_trace_log(p, tr, diags)) {
+        ++files_read;
+        dm.sources.push_back(p);
+      }
+    for (const auto& p : cap.debug_logs)
+      if (read_dynamo_debug_log(p, dl, diags)) {
+        ++files_read;
+        dm.sources.push_back(p);
+      }
+    if (tl.sessions && tr.sessions && tl.sessions != tr.sessions)
+      diags.note("dynamo-session-mismatch",
+                 "TORCH_LOGS shows " + std::to_string(tl.sessions) + " torch.compile sessions, TORCH_TRACE " +
+                     std::to_string(tr.sessions) + "; compiles are joined by session order",
+                 {cap.traces.empty() ? root : cap.traces[0], 0, 0});
+    // Merge compile facts: the TORCH_LOGS text first (its guard lines are the ones users read),
+    // then the trace.
+    std::vector<CompileFacts> merged;
+    auto find = [&](int s, const CompileId& id) -> CompileFacts* {
+      for (auto& c : merged)
+        if (c.session == s && c.id == id) return &c;
+      return nullptr;
+    };
+    for (const LogFacts* lf : {&tl, &tr})
+      for (const auto& c : lf->compiles) {
+        if (auto* m = find(c.session, c.id)) merge_into(*m, c);
+        else merged.push_back(c);
+      }
+    std::vector<std::string> user_files = tl.user_files;
+    for (const auto& f : tr.user_files) add_unique(user_files, f);
+    if (tl.recompile_limit > 0) dm.recompile_limit = tl.recompile_limit, dm.recompile_limit_from_config = true;
+    if (tr.recompile_limit > 0) dm.recompile_limit = tr.recompile_limit, dm.recompile_limit_from_config = true;
+    std::vector<std::string> limit_fns = tl.limit_hit_functions;
+    for (const auto& f : tr.limit_hit_functions) limit_fns.push_back(f);
+    for (const auto& h : tl.recompile_limit_hits) dm.recompile_limit_hits.push_back(h);
+    for (const auto& h : tr.recompile_limit_hits) add_unique(dm.recompile_limit_hits, h);
+    int sessions = std::max({tl.sessions, tr.sessions, 1});
+
+    // Graph breaks: TORCH_LOGS, then the trace's for breaks the text lacks, then debug.log when
+    // neither gave any (it has no compile ids).
+    std::vector<GraphBreak> breaks = tl.breaks;
+    for (const auto& b : tr.breaks) {
+      bool have = false;
+      for (const auto& x : breaks)
+        if (x.session == b.session && x.compile_id == b.compile_id && x.user_loc == b.user_loc) have = true;
+      if (!have) breaks.push_back(b);
+    }
+    if (breaks.empty())
+      for (auto b : dl.breaks) {
+        b.session = 0;
+        breaks.push_back(b);
+      }
+    // A duplicate-suppressed break has no traceback: take it from a break at the same place.
+    for (auto& b : breaks)
+      if (b.user_code.empty())
+        for (const auto& o : breaks)
+          if (&o != &b && o.user_loc == b.user_loc && !o.user_code.empty()) {
+            b.user_code = o.user_code;
+            b.traceback = o.traceback;
+            if (b.function.empty()) b.function = o.function;
+            break;
+          }
+
+    // Compile folders of this capture.
+    std::vector<FolderInfo> folders;
+    for (const auto* cf : cap.folders) {
+      FolderInfo fi;
+      fi.files = cf;
+      fi.name = basename_of(cf->dir);
+      std::string trailing;
+      parse_compile_dir_name(fi.name, fi.model_index, fi.kind, trailing);
+      folders.push_back(fi);
+    }
+    auto folder_by_name = [&](const std::string& name) -> const FolderInfo* {
+      for (const auto& f : folders)
+        if (f.name == name) return &f;
+      return nullptr;
+    };
+
+    // Frames and their compiles.
+    std::sort(merged.begin(), merged.end(), [](const CompileFacts& a, const CompileFacts& b) {
+      return std::tie(a.session, a.id) < std::tie(b.session, b.id);
+    });
+    size_t first_frame = dm.frames.size();
+    for (auto& c : merged) {
+      for (auto& g : c.guards) resolve_path(g.user_loc, user_files);
+      int s = session_base + c.session;
+      Frame* fr = nullptr;
+      for (size_t i = first_frame; i < dm.frames.size(); ++i)
+        if (dm.frames[i].session == s && dm.frames[i].frame_id == c.id.frame_id) fr = &dm.frames[i];
+      if (!fr) {
+        dm.frames.push_back(Frame{});
+        fr = &dm.frames.back();
+        fr->frame_id = c.id.frame_id;
+        fr->session = s;
+      }
+      if (!c.function.empty() && (fr->function.empty() || c.source_kind == "trace")) fr->function = c.function;
+      if (!fr->code_loc.valid() && c.code_loc.valid()) fr->code_loc = c.code_loc;
+      if (c.frame_skipped) fr->fell_back_to_eager = true, fr->skip_reason = "frame skipped after a graph break";
+      FrameCompile fc;
+      fc.compile_id = c.id.str();
+      fc.frame_id = c.id.frame_id;
+      fc.frame_compile_id = c.id.frame_compile_id;
+      fc.attempt = c.id.attempt;
+      fc.session = s;
+      fc.guards = c.guards;
+      fc.recompile_reasons = c.recompile_reasons;
+      fc.restart_reasons = c.restart_reasons;
+      fc.aot_ids = c.aot_ids;
+      fc.output_code_hash = c.output_code_hash;
+      fc.shape_env_guards = c.shape_env_guards;
+      fc.symbols = c.symbols;
+      fc.symbol_sources = c.symbol_sources;
+      fc.specializations = c.specializations;
+      fc.graph_inputs = c.graph_inputs;
+      fc.has_graph = c.has_graph;
+      fc.log_loc = c.first_loc;
+      for (size_t i = 0; i < c.cache_events.size(); ++i)
+        fc.cache_events += (i ? "," : "") + c.cache_events[i];
+      // Join to compile folders: the "debug trace:" path, else the AOT id of the output code.
+      for (const auto& d : c.compile_dirs)
+        if (const auto* f = folder_by_name(basename_of(d))) {
+          add_unique(fc.inductor_compiles, f->name);
+          add_unique(fc.compile_dirs, f->files->dir);
+        } else {
+          add_unique(fc.inductor_compiles, basename_of(d));
+        }
+      for (const auto& aot : c.aot_ids) {
+        auto us = aot.find('_');
+        if (us == std::string::npos) continue;
+        int idx = std::atoi(aot.c_str());
+        std::string kind = aot.substr(us + 1);
+        for (const auto& f : folders)
+          if (f.model_index == idx && f.kind == kind) {
+            add_unique(fc.inductor_compiles, f.name);
+            add_unique(fc.compile_dirs, f.files->dir);
+          }
+      }
+      if (!fc.inductor_compiles.empty() || !fc.output_code_hash.empty()) fc.backend_hint = "inductor";
+      fr->compiles.push_back(std::move(fc));
+    }
+    for (size_t i = first_frame; i < dm.frames.size(); ++i) {
+      Frame& fr = dm.frames[i];
+      fr.is_resume = parse_resume_name(fr.function, fr.resumed_function, fr.resume_line);
+      for (const auto& fn : limit_fns)
+        if (fn == fr.function) fr.fell_back_to_eager = true, fr.skip_reason = "recompile_limit reached";
+      for (auto& c : fr.compiles)
+        for (const auto& o : fr.compiles)
+          if (o.frame_compile_id == c.frame_compile_id && o.attempt > c.attempt) c.superseded = true;
+    }
+    for (auto& b : breaks) {
+      b.session = session_base + std::max(b.session, 0);
+      dm.graph_breaks.push_back(b);
+    }
+
+    // Scalars that cross into each frame.
+    for (size_t i = first_frame; i < dm.frames.size(); ++i) {
+      const Frame& fr = dm.frames[i];
+      // Candidate locals: float-typed guard sources, float-valued equality guards, float symbols.
+      std::vector<std::string> locals;
+      std::map<std::string, std::string> source_text;
+      for (const auto& c : fr.compiles) {
+        for (const auto& g : c.guards) {
+          std::string local = local_name_of(g.source);
+          if (local.empty()) continue;
+          bool floaty = (g.kind == "GuardManager" && g.value == "float") ||
+                        ((g.kind == "EQUALS_MATCH" || g.kind == "LAMBDA_GUARD" || g.kind == "CONSTANT_MATCH") &&
+                         is_float_text(g.value));
+          if (!floaty) continue;
+          add_unique(locals, local);
+          if (!source_text.count(local)) source_text[local] = "L['" + local + "']";
+        }
+        for (const auto& [sym, src] : c.symbol_sources)
+          if (starts_with(sym, "zf")) {
+            std::string local = local_name_of(src);
+            if (!local.empty()) {
+              add_unique(locals, local);
+              source_text.emplace(local, src);
+            }
+          }
+      }
+      for (const auto& local : locals) {
+        ScalarCrossing sc;
+        sc.local_name = local;
+        sc.source = source_text[local];
+        sc.session = fr.session;
+        sc.capture = root;
+        sc.into_frame = fr.frame_id;
+        sc.into_function = fr.function;
+        sc.into_loc = fr.code_loc;
+        if (fr.is_resume && starts_with(local, "___stack")) {
+          // The value on the stack when the frame broke: the break at the resume line.
+          const GraphBreak* best = nullptr;
+          for (const auto& b : dm.graph_breaks) {
+            if (b.session != fr.session || b.user_loc.line != fr.resume_line) continue;
+            if (fr.code_loc.valid() && !b.user_loc.file.empty() && b.user_loc.file != fr.code_loc.file) continue;
+            if (!best || (b.function == fr.resumed_function && best->function != fr.resumed_function) ||
+                (best->frame_skipped && !b.frame_skipped))
+              best = &b;
+          }
+          if (best) {
+            sc.produced_by = best->kind == "tolist" ? "tolist" : best->kind == "item" ? ".item()" : "graph break";
+            sc.origin = best->user_loc;
+            sc.origin_code = best->user_code;
+            sc.from_function = fr.resumed_function;
+            auto cid = parse_compile_id(best->compile_id);
+            sc.from_frame = cid ? cid->frame_id : -1;
+          } else {
+            sc.produced_by = "stack value";
+            sc.from_function = fr.resumed_function;
+          }
+        } else {
+          sc.produced_by = "float argument";
+        }
+        for (const auto& c : fr.compiles) {
+          if (c.superseded) continue;
+          ScalarUse u;
+          u.compile_id = c.compile_id;
+          u.session = c.session;
+          u.compile_dirs = c.compile_dirs;
+          u.guards_logged = !c.guards.empty();
+          u.cache_event = c.cache_events.find("_cache_hit") != std::string::npos ? c.cache_events : "";
+          for (const auto& g : c.guards) {
+            if (local_name_of(g.source) != local) continue;
+            if ((g.kind == "EQUALS_MATCH" || g.kind == "LAMBDA_GUARD" || g.kind == "CONSTANT_MATCH") &&
+                !g.value.empty()) {
+              u.pinned_by_guard = true;
+              if (u.value.empty()) u.value = g.value, u.value_source = "guard";
+              u.guards.push_back(g.kind + ": " + g.expr);
+              u.guard_locs.push_back(g.log_loc);
+              if (!u.guard_user_loc && g.user_loc) u.guard_user_loc = g.user_loc;
+            }
+          }
+          // A later compile's recompile reasons say which guard of this compile failed.
+          for (const auto& o : fr.compiles)
+            for (const auto& reason : o.recompile_reasons) {
+              auto f = parse_guard_failure(reason);
+              if (!f || local_name_of(f->source) != local) continue;
+              auto fid = parse_compile_id(f->compile_id);
+              if (!fid || fid->frame_compile_id != c.frame_compile_id) continue;
+              if (!u.pinned_by_guard) {
+                u.pinned_by_guard = true;
+                u.value = f->value;
+                u.value_source = "recompile_reason";
+                u.guard_locs.push_back(o.log_loc);
+              }
+              add_unique(u.guards, "(failed later) " + f->guard);
+              std::optional<SourceLoc> ul = f->user_loc;
+              resolve_path(ul, user_files);
+              if (!u.guard_user_loc && ul) u.guard_user_loc = ul;
+            }
+          // Tensorify guards (LAMBDA_GUARD ... == 2.0) carry no user line: use the line of the
+          // other guards on the same local (its TYPE_MATCH names where the value is used).
+          if (u.pinned_by_guard && !u.guard_user_loc)
+            for (const auto& g : c.guards)
+              if (local_name_of(g.source) == local && g.user_loc) {
+                u.guard_user_loc = g.user_loc;
+                break;
+              }
+          std::string sym;
+          for (const auto& [s, src] : c.symbol_sources)
+            if (local_name_of(src) == local) sym = s;
+          u.symbol = sym;
+          std::string spec;
+          for (const auto& s : c.specializations)
+            if (!sym.empty() && starts_with(s, sym + "=")) spec = s.substr(sym.size() + 1);
+          for (const auto& g : c.shape_env_guards)
+            if (!sym.empty() && g.find(sym) != std::string::npos) u.shape_env_guards.push_back(g);
+          for (const auto& in_ : c.graph_inputs)
+            if (input_is_local(in_, local)) {
+              std::string ann = annotation_of(in_);
+              if (starts_with(ann, "f64[]") || starts_with(ann, "f32[]") || starts_with(ann, "Sym(")) u.dynamic_input = true;
+            }
+          if (u.value.empty() && !spec.empty()) u.value = spec, u.value_source = "specialization";
+          if (u.value.empty() && !sym.empty())
+            for (const auto& [s, hint] : c.symbols)
+              if (s == sym) u.value = hint, u.value_source = "create_symbol";
+          u.value = normalize_value(u.value);
+          if (starts_with(sym, "zuf")) u.treatment = "unbacked";
+          else if (u.pinned_by_guard) u.treatment = "specialized";
+          else if (u.dynamic_input || (!sym.empty() && spec.empty())) u.treatment = "dynamic";
+          else u.treatment = "unknown";
+          sc.uses.push_back(std::move(u));
+        }
+        dm.scalars.push_back(std::move(sc));
+      }
+    }
+    session_base += sessions;
+  }
+  dm.sessions = session_base;
+
+  // Literals that derive from each scalar: align the compiles of the frame and keep the literals
+  // whose value changes with the scalar's value.
+  for (auto& sc : dm.scalars) {
+    std::vector<std::map<std::string, LiteralSite>> sites(sc.uses.size());
+    size_t with_code = 0;
+    for (size_t i = 0; i < sc.uses.size(); ++i) {
+      for (const auto& dir : sc.uses[i].compile_dirs) {
+        const CompileFiles* files = nullptr;
+        for (const auto& cf : in.compiles)
+          if (cf.dir == dir) files = &cf;
+        if (!files) continue;
+        const Compile* comp = nullptr;
+        for (const auto& c : program.compiles)
+          if (c.files.dir == dir) comp = &c;
+        int idx = -1;
+        std::string kind, trailing;
+        parse_compile_dir_name(basename_of(dir), idx, kind, trailing);
+        for (auto& s : fx_literals(comp, files->fx_graph_readable, kind, diags)) sites[i].emplace(s.key, s);
+        for (auto& s : kernel_literals(comp, files->output_code, kind, diags)) sites[i].emplace(s.key, s);
+      }
+      if (!sites[i].empty()) ++with_code;
+    }
+    if (with_code < 2) continue;
+    std::set<std::string> keys;
+    for (const auto& m : sites)
+      for (const auto& [k, s] : m) keys.insert(k);
+    // Another scalar of the same frame whose value also differs between two compiles makes that
+    // pair useless for attribution: a literal that changes could come from either.
+    auto ambiguous = [&](const std::string& ca, const std::string& cb) {
+      for (const auto& other : dm.scalars) {
+        if (&other == &sc || other.session != sc.session || other.into_frame != sc.into_frame) continue;
+        std::string oa, ob;
+        for (const auto& u : other.uses) {
+          if (u.compile_id == ca) oa = u.value;
+          if (u.compile_id == cb) ob = u.value;
+        }
+        if (!oa.empty() && !ob.empty() && oa != ob) return true;
+      }
+      return false;
+    };
+    for (const auto& key : keys) {
+      bool differs = false;
+      for (size_t a = 0; a < sc.uses.size() && !differs; ++a)
+        for (size_t b = a + 1; b < sc.uses.size() && !differs; ++b) {
+          auto ia = sites[a].find(key), ib = sites[b].find(key);
+          if (ia == sites[a].end() || ib == sites[b].end()) continue;
+          double va, vb;
+          if (!parse_float_literal(sc.uses[a].value, va) || !parse_float_literal(sc.uses[b].value, vb) || va == vb)
+            continue;
+          if (ambiguous(sc.uses[a].compile_id, sc.uses[b].compile_id)) continue;
+          if (ia->second.value != ib->second.value) differs = true;
+        }
+      if (!differs) continue;
+      for (size_t a = 0; a < sc.uses.size(); ++a) {
+        auto ia = sites[a].find(key);
+        if (ia == sites[a].end()) continue;
+        const LiteralSite& s = ia->second;
+        DerivedLiteral d;
+        d.where = s.where;
+        d.text = s.text;
+        d.value = s.value;
+        d.key = key;
+        d.node = s.node;
+        d.target = s.target;
+        d.loc = s.loc;
+        d.user_loc = s.user_loc;
+        d.user_code = s.user_code;
+        d.compile_dir = fs::path(s.loc.file).parent_path().string();
+        for (size_t b = 0; b < sc.uses.size(); ++b) {
+          if (b == a) continue;
+          auto ib = sites[b].find(key);
+          if (ib != sites[b].end()) d.other_values.push_back(sc.uses[b].compile_id + "=" + ib->second.text);
+        }
+        sc.uses[a].literals.push_back(std::move(d));
+      }
+    }
+  }
+  // One artifact serving several values: identical output code for compiles with different values.
+  for (auto& sc : dm.scalars)
+    for (size_t b = 0; b < sc.uses.size(); ++b)
+      for (size_t a = 0; a < b; ++a) {
+        const auto& ua = sc.uses[a];
+        auto& ub = sc.uses[b];
+        const Frame* fr = dm.frame(sc.session, sc.into_frame);
+        if (!fr) continue;
+        std::string ha, hb;
+        for (const auto& c : fr->compiles) {
+          if (c.compile_id == ua.compile_id) ha = c.output_code_hash;
+          if (c.compile_id == ub.compile_id) hb = c.output_code_hash;
+        }
+        if (!ha.empty() && ha == hb && !ua.value.empty() && !ub.value.empty() && ua.value != ub.value &&
+            ub.same_artifact_as.empty())
+          ub.same_artifact_as = ua.compile_id;
+      }
+  return files_read;
+}
 
 }  // namespace ilint

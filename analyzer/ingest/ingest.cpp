@@ -82,6 +82,14 @@ struct Walker {
     if (name == "debug.log" && parent == "torchdynamo") return add_unique(out.dynamo_debug_logs, path);
     if (starts_with(name, "aot_model___") && ends_with(name, "_debug.log")) return add_unique(out.aot_debug_logs, path);
     if (ends_with(name, ".json") && looks_like_fx_json(p)) {
+      // Beside an output_code.py it is that compile's graph; alone it is a compile of its own.
+      if (!given_directly && (fs::exists(p.parent_path() / "output_code.py") ||
+                              fs::exists(p.parent_path() / "fx_graph_readable.py"))) {
+        CompileFiles& cf = compile_dirs[p.parent_path().string()];
+        cf.dir = p.parent_path().string();
+        cf.fx_json = path;
+        return;
+      }
       CompileFiles cf;
       cf.fx_json = path;
       out.compiles.push_back(cf);

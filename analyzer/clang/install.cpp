@@ -1,0 +1,11 @@
+// How the Clang path plugs into the pipeline. No Clang headers here.
+#include "analyzer/clang/clang_reader.h"
+#include "analyzer/pipeline.h"
+
+namespace ilint {
+
+void install_clang_kernel_reader() { set_cpp_kernel_reader(read_cpp_kernel_clang); }
+
+void install_optional_readers() { install_clang_kernel_reader(); }
+
+}  // namespace ilint

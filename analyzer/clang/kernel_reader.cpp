@@ -1,0 +1,981 @@
+// The Clang reader of Inductor's C++ (CPU) kernels: parse in memory against our prelude, walk
+// the AST once, and fill the same Kernel model the Triton path fills. See docs/cpp-kernels.md.
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <regex>
+#include <set>
+#include <thread>
+#include <unordered_map>
+
+#include "analyzer/clang/clang_common.h"
+#include "analyzer/clang/clang_reader.h"
+
+namespace ilint {
+
+namespace {
+
+using namespace clangx;
+
+const char* const kPreludeName = "/ilint-prelude/torch/csrc/inductor/cpp_prefix.h";
+const char kPrelude[] =
+#include "analyzer/clang/prelude/cpp_prefix_prelude.inc"
+    ;
+
+// ------------------------------------------------------------------ facts with source-relative lines
+
+// What one parse of a kernel source yields. Lines are lines of the source text (1-based); they
+// are moved to output_code.py lines when applied to a Kernel, so one parse serves every
+// kernel with the same text.
+struct ParsedKernel {
+  bool found_function = false;
+  int function_line = 0;
+  std::vector<KernelParam> params;
+  std::vector<MemAccess> loads, stores;
+  std::vector<CastOp> casts;
+  std::vector<LiteralUse> literals;
+  std::vector<ReduceOp> reductions;
+  std::vector<KernelStmt> stmts;
+  std::vector<ClangError> errors;
+};
+
+struct LoopInfo {
+  const clang::ForStmt* stmt = nullptr;
+  std::string var;
+  std::optional<int64_t> start, end;
+  std::string end_text;
+};
+
+struct AccDecl {
+  std::string name;
+  DType dtype = DType::Unknown;
+  bool vectorized = false;
+  std::vector<const clang::ForStmt*> loops;
+  int line = 0, column = 0;
+};
+
+struct AccUpdate {
+  std::string name;  // the accumulator variable assigned
+  std::string combine;
+  std::string input;
+  std::vector<LoopInfo> loops;
+  int line = 0;
+};
+
+struct StoreSite {
+  std::string var;
+  std::vector<const clang::ForStmt*> loops;
+};
+
+// tmp_acc0, tmp_acc0_vec, tmp_acc0_arr, tmp_acc0_local -> "tmp_acc0"; "" otherwise.
+std::string accumulator_base(const std::string& name) {
+  static const std::regex re(R"(^(tmp_acc\d+)(_\w+)?$)");
+  std::smatch m;
+  if (std::regex_match(name, m, re)) return m[1];
+  return "";
+}
+
+std::string binop_name(clang::BinaryOperatorKind k) {
+  using K = clang::BinaryOperatorKind;
+  switch (k) {
+    case K::BO_Add: return "add";
+    case K::BO_Sub: return "sub";
+    case K::BO_Mul: return "mul";
+    case K::BO_Div: return "div";
+    case K::BO_Rem: return "mod";
+    case K::BO_And: return "and";
+    case K::BO_Or: return "or";
+    case K::BO_Xor: return "xor";
+    case K::BO_Shl: return "shl";
+    case K::BO_Shr: return "shr";
+    case K::BO_LT: return "lt";
+    case K::BO_LE: return "le";
+    case K::BO_GT: return "gt";
+    case K::BO_GE: return "ge";
+    case K::BO_EQ: return "eq";
+    case K::BO_NE: return "ne";
+    case K::BO_LAnd: return "land";
+    case K::BO_LOr: return "lor";
+    default: return "";
+  }
+}
+
+std::string overloaded_name(clang::OverloadedOperatorKind k, unsigned nargs) {
+  using O = clang::OverloadedOperatorKind;
+  switch (k) {
+    case O::OO_Plus: return nargs == 1 ? "copy" : "add";
+    case O::OO_Minus: return nargs == 1 ? "neg" : "sub";
+    case O::OO_Star: return "mul";
+    case O::OO_Slash: return "div";
+    case O::OO_Percent: return "mod";
+    case O::OO_Amp: return "and";
+    case O::OO_Pipe: return "or";
+    case O::OO_Caret: return "xor";
+    case O::OO_LessLess: return "shl";
+    case O::OO_GreaterGreater: return "shr";
+    case O::OO_Less: return "lt";
+    case O::OO_LessEqual: return "le";
+    case O::OO_Greater: return "gt";
+    case O::OO_GreaterEqual: return "ge";
+    case O::OO_EqualEqual: return "eq";
+    case O::OO_ExclaimEqual: return "ne";
+    case O::OO_AmpAmp: return "land";
+    case O::OO_PipePipe: return "lor";
+    case O::OO_Exclaim: return "not";
+    case O::OO_Tilde: return "bitnot";
+    default: return "";
+  }
+}
+
+// The callee's plain name ("loadu", "convert", "sqrt"), or "" for calls through a variable.
+std::string callee_name(const clang::CallExpr* call) {
+  if (auto* fd = call->getDirectCallee()) {
+    if (fd->getDeclName().isIdentifier()) return fd->getName().str();
+  }
+  return "";
+}
+
+// `[&]{ ... }()` : the lambda being called, if any.
+const clang::LambdaExpr* called_lambda(const clang::CallExpr* call) {
+  if (auto* oc = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call)) {
+    if (oc->getOperator() == clang::OO_Call && oc->getNumArgs() >= 1)
+      return llvm::dyn_cast<clang::LambdaExpr>(strip(oc->getArg(0)));
+  }
+  return nullptr;
+}
+
+std::optional<int64_t> eval_int(const clang::Expr* e, const clang::ASTContext& ctx) {
+  if (!e || e->isValueDependent()) return std::nullopt;
+  clang::Expr::EvalResult r;
+  if (e->EvaluateAsInt(r, ctx)) return r.Val.getInt().getExtValue();
+  return std::nullopt;
+}
+
+// A numeric literal, possibly negated and wrapped in casts: `static_cast<float>(-0.5)`.
+const clang::Expr* literal_inside(const clang::Expr* e, bool* negated) {
+  *negated = false;
+  for (int i = 0; e && i < 8; ++i) {
+    e = e->IgnoreParenImpCasts();
+    if (llvm::isa<clang::FloatingLiteral>(e) || llvm::isa<clang::IntegerLiteral>(e)) return e;
+    if (auto* u = llvm::dyn_cast<clang::UnaryOperator>(e)) {
+      if (u->getOpcode() == clang::UO_Minus) {
+        *negated = !*negated;
+        e = u->getSubExpr();
+        continue;
+      }
+      return nullptr;
+    }
+    if (auto* c = llvm::dyn_cast<clang::ExplicitCastExpr>(e)) {
+      e = c->getSubExpr();
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+// ------------------------------------------------------------------ the AST walk
+
+class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
+ public:
+  KernelVisitor(clang::ASTContext& ctx, ParsedKernel& out) : ctx_(ctx), sm_(ctx.getSourceManager()), out_(out) {}
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  void run(const std::string& kernel_name) {
+    // The kernel is `extern "C" void kernel(...)` in cpp_pybinding sources; in cpp_wrapper
+    // sources it carries its own name.
+    const clang::FunctionDecl* fn = nullptr;
+    for (auto* d : ctx_.getTranslationUnitDecl()->decls()) {
+      const clang::FunctionDecl* f = nullptr;
+      if (auto* ls = llvm::dyn_cast<clang::LinkageSpecDecl>(d)) {
+        for (auto* inner : ls->decls())
+          if (auto* g = llvm::dyn_cast<clang::FunctionDecl>(inner)) f = pick(f, g, kernel_name);
+      } else if (auto* g = llvm::dyn_cast<clang::FunctionDecl>(d)) {
+        f = g;
+      }
+      if (f && f->doesThisDeclarationHaveABody() && main_file_line(f->getLocation(), sm_) > 0) {
+        if (!fn || f->getName() == "kernel" || f->getName() == kernel_name) fn = f;
+      }
+    }
+    if (!fn) return;
+    out_.found_function = true;
+    out_.function_line = main_file_line(fn->getBeginLoc(), sm_);
+    for (auto* p : fn->parameters()) add_param(p);
+    TraverseStmt(fn->getBody());
+    finish_reductions();
+  }
+
+  // ---- declarations and statements
+
+  bool TraverseForStmt(clang::ForStmt* s) {
+    LoopInfo li;
+    li.stmt = s;
+    if (auto* ds = llvm::dyn_cast_or_null<clang::DeclStmt>(s->getInit())) {
+      if (ds->isSingleDecl())
+        if (auto* v = llvm::dyn_cast<clang::VarDecl>(ds->getSingleDecl())) {
+          li.var = v->getName().str();
+          loop_vars_.insert(v);
+          if (v->getInit()) li.start = eval_int(v->getInit(), ctx_);
+        }
+    }
+    if (auto* c = llvm::dyn_cast_or_null<clang::BinaryOperator>(s->getCond())) {
+      if (c->getOpcode() == clang::BO_LT) {
+        li.end = eval_int(c->getRHS(), ctx_);
+        li.end_text = node_text(c->getRHS()->getSourceRange(), ctx_);
+      } else if (c->getOpcode() == clang::BO_LE) {
+        if (auto v = eval_int(c->getRHS(), ctx_)) li.end = *v + 1;
+        li.end_text = node_text(c->getRHS()->getSourceRange(), ctx_) + " + 1";
+      }
+    }
+    loops_.push_back(li);
+    bool ok = clang::RecursiveASTVisitor<KernelVisitor>::TraverseForStmt(s);
+    loops_.pop_back();
+    return ok;
+  }
+
+  bool VisitVarDecl(clang::VarDecl* v) {
+    if (llvm::isa<clang::ParmVarDecl>(v) || loop_vars_.count(v) || !v->hasLocalStorage()) return true;
+    std::string name = v->getName().str();
+    int col = 0;
+    int line = main_file_line(v->getLocation(), sm_, &col);
+    if (!line) return true;
+    std::string base = accumulator_base(name);
+    if (!base.empty()) {
+      AccDecl a;
+      a.name = name;
+      a.dtype = elem_dtype(v->getType());
+      a.vectorized = is_vector_type(v->getType());
+      for (auto& l : loops_) a.loops.push_back(l.stmt);
+      a.line = line;
+      a.column = col;
+      acc_decls_[base].push_back(a);
+      acc_vars_.insert(name);
+      return true;
+    }
+    if (!v->getInit()) return true;
+    const clang::Expr* init = strip(v->getInit());
+    owner_[init] = name;
+    record_value(name, init, line, col);
+    return true;
+  }
+
+  bool VisitBinaryOperator(clang::BinaryOperator* b) {
+    if (b->isAssignmentOp()) on_assign(b->getLHS(), b->getRHS(), b->getOpcode() != clang::BO_Assign,
+                                       b->getOperatorLoc(), b->isCompoundAssignmentOp() ? binop_name(
+                                           clang::BinaryOperator::getOpForCompoundAssignment(b->getOpcode())) : "");
+    return true;
+  }
+
+  bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr* c) {
+    auto op = c->getOperator();
+    if (c->getNumArgs() == 2 && (op == clang::OO_Equal || op == clang::OO_PlusEqual || op == clang::OO_MinusEqual ||
+                                 op == clang::OO_StarEqual || op == clang::OO_SlashEqual)) {
+      std::string compound = op == clang::OO_PlusEqual ? "add" : op == clang::OO_MinusEqual ? "sub"
+                             : op == clang::OO_StarEqual ? "mul" : op == clang::OO_SlashEqual ? "div" : "";
+      on_assign(c->getArg(0), c->getArg(1), op != clang::OO_Equal, c->getOperatorLoc(), compound);
+    }
+    return true;
+  }
+
+  bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr* a) {
+    if (store_targets_.count(a) && !compound_targets_.count(a)) return true;
+    const clang::ParmVarDecl* p = param_of(a->getBase());
+    if (!p) return true;
+    MemAccess m;
+    m.ptr = p->getName().str();
+    m.index = index_text(a->getIdx());
+    m.value_dtype = elem_dtype(p->getType());
+    m.vectorized = false;
+    m.var = owner_of(a);
+    m.loc = here(a->getBeginLoc());
+    out_.loads.push_back(m);
+    return true;
+  }
+
+  bool VisitCallExpr(clang::CallExpr* call) {
+    std::string name = callee_name(call);
+    if (name == "loadu" && call->getNumArgs() >= 1) {
+      std::string ptr, index;
+      if (pointer_and_index(call->getArg(0), ptr, index)) {
+        MemAccess m;
+        m.ptr = ptr;
+        m.index = index;
+        m.value_dtype = elem_dtype(call->getType());
+        m.vectorized = is_vector_type(call->getType());
+        m.var = owner_of(call);
+        m.loc = here(call->getBeginLoc());
+        out_.loads.push_back(m);
+      }
+    } else if (name == "store" && call->getNumArgs() >= 1) {
+      auto* mc = llvm::dyn_cast<clang::CXXMemberCallExpr>(call);
+      std::string ptr, index;
+      if (mc && pointer_and_index(call->getArg(0), ptr, index)) {
+        MemAccess m;
+        m.ptr = ptr;
+        m.index = index;
+        const clang::Expr* obj = strip(mc->getImplicitObjectArgument());
+        m.var = var_name(obj);
+        m.value_dtype = elem_dtype(obj->getType());
+        m.vectorized = is_vector_type(obj->getType());
+        m.loc = here(call->getBeginLoc());
+        out_.stores.push_back(m);
+        add_store_site(m.var);
+      }
+    } else if ((name == "convert" || name == "cvt") && call->getNumArgs() == 1) {
+      CastOp c;
+      c.var = owner_of(call);
+      c.src = var_name(strip(call->getArg(0)));
+      c.to = elem_dtype(call->getType());
+      c.loc = here(call->getBeginLoc());
+      out_.casts.push_back(c);
+    }
+    return true;
+  }
+
+  bool VisitExplicitCastExpr(clang::ExplicitCastExpr* c) {
+    const clang::Expr* sub = strip(c->getSubExprAsWritten());
+    std::string src = var_name(sub);
+    if (src.empty()) return true;
+    const clang::VarDecl* vd = var_decl(sub);
+    if (vd && loop_vars_.count(vd)) return true;  // index arithmetic, not a value cast
+    CastOp op;
+    op.var = owner_of(c);
+    op.src = src;
+    op.to = elem_dtype(c->getTypeAsWritten());
+    op.loc = here(c->getBeginLoc());
+    out_.casts.push_back(op);
+    return true;
+  }
+
+  bool VisitUnaryOperator(clang::UnaryOperator* u) {
+    if (u->getOpcode() != clang::UO_Minus) return true;
+    auto* lit = u->getSubExpr()->IgnoreParenImpCasts();
+    if (llvm::isa<clang::FloatingLiteral>(lit)) add_literal(lit, true, "");
+    return true;
+  }
+
+  bool VisitFloatingLiteral(clang::FloatingLiteral* f) {
+    add_literal(f, false, "");
+    return true;
+  }
+
+ private:
+  static const clang::FunctionDecl* pick(const clang::FunctionDecl* cur, const clang::FunctionDecl* g,
+                                         const std::string& kernel_name) {
+    if (!g->doesThisDeclarationHaveABody()) return cur;
+    if (!cur || g->getName() == "kernel" || g->getName() == kernel_name) return g;
+    return cur;
+  }
+
+  SourceLoc here(clang::SourceLocation loc) const {
+    SourceLoc s;
+    int col = 0;
+    s.line = main_file_line(loc, sm_, &col);
+    s.column = col;
+    return s;
+  }
+
+  static bool is_vector_type(clang::QualType t) {
+    auto* rd = t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+    if (!rd) return false;
+    auto n = rd->getName();
+    return n == "Vectorized" || n == "VectorizedN";
+  }
+
+  const clang::ParmVarDecl* param_of(const clang::Expr* e) const {
+    auto* dr = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
+    if (!dr) return nullptr;
+    auto* p = llvm::dyn_cast<clang::ParmVarDecl>(dr->getDecl());
+    if (!p || !params_.count(p)) return nullptr;
+    return p;
+  }
+
+  static const clang::VarDecl* var_decl(const clang::Expr* e) {
+    if (!e) return nullptr;
+    auto* dr = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
+    return dr ? llvm::dyn_cast<clang::VarDecl>(dr->getDecl()) : nullptr;
+  }
+
+  static std::string var_name(const clang::Expr* e) {
+    auto* v = var_decl(e);
+    return v ? v->getName().str() : "";
+  }
+
+  // `static_cast<int64_t>(x1 + 16L*x0)` -> "x1 + 16L*x0".
+  std::string index_text(const clang::Expr* idx) const {
+    const clang::Expr* e = idx->IgnoreParenImpCasts();
+    if (auto* sc = llvm::dyn_cast<clang::CXXStaticCastExpr>(e))
+      if (sc->getType()->isIntegerType()) e = sc->getSubExprAsWritten();
+    return node_text(e->getSourceRange(), ctx_);
+  }
+
+  // `in_ptr0 + static_cast<int64_t>(x1)` or `in_ptr0`: the pointer parameter and the offset.
+  bool pointer_and_index(const clang::Expr* arg, std::string& ptr, std::string& index) const {
+    const clang::Expr* e = arg->IgnoreParenImpCasts();
+    if (auto* p = param_of(e)) {
+      ptr = p->getName().str();
+      index = "0";
+      return true;
+    }
+    auto* b = llvm::dyn_cast<clang::BinaryOperator>(e);
+    if (!b || (b->getOpcode() != clang::BO_Add && b->getOpcode() != clang::BO_Sub)) return false;
+    if (auto* p = param_of(b->getLHS())) {
+      ptr = p->getName().str();
+      index = (b->getOpcode() == clang::BO_Sub ? "-(" + index_text(b->getRHS()) + ")" : index_text(b->getRHS()));
+      return true;
+    }
+    if (auto* p = param_of(b->getRHS()); p && b->getOpcode() == clang::BO_Add) {
+      ptr = p->getName().str();
+      index = index_text(b->getLHS());
+      return true;
+    }
+    return false;
+  }
+
+  std::string owner_of(const clang::Expr* e) const {
+    auto it = owner_.find(e);
+    return it == owner_.end() ? "" : it->second;
+  }
+
+  void add_param(const clang::ParmVarDecl* p) {
+    params_.insert(p);
+    KernelParam kp;
+    kp.name = p->getName().str();
+    clang::QualType t = p->getType();
+    clang::PrintingPolicy pol(ctx_.getLangOpts());
+    pol.SuppressScope = false;
+    // As written in the kernel ("const at::BFloat16*"), not canonicalized.
+    // The TypeLoc range leaves out a leading `const`: start at the declaration.
+    kp.type_text = node_text(clang::SourceRange(p->getBeginLoc(), p->getTypeSourceInfo()->getTypeLoc().getEndLoc()), ctx_);
+    if (kp.type_text.empty()) kp.type_text = t.getAsString(pol);
+    kp.is_pointer = t->isPointerType();
+    if (kp.is_pointer) {
+      clang::QualType pointee = t->getPointeeType();
+      kp.is_const = pointee.isConstQualified();
+      kp.is_restrict = t.isRestrictQualified();
+      kp.dtype = parse_dtype(pointee.getUnqualifiedType().getAsString(pol));
+    } else {
+      kp.is_const = t.isConstQualified();
+      kp.dtype = parse_dtype(t.getUnqualifiedType().getAsString(pol));
+    }
+    if (kp.dtype == DType::Unknown) kp.dtype = elem_dtype(t);
+    out_.params.push_back(kp);
+  }
+
+  void add_literal(const clang::Expr* lit, bool negated, const std::string& var) {
+    if (literals_seen_.count(lit)) return;
+    literals_seen_.insert(lit);
+    LiteralUse l;
+    l.text = (negated ? "-" : "") + node_text(lit->getSourceRange(), ctx_);
+    if (auto* f = llvm::dyn_cast<clang::FloatingLiteral>(lit)) {
+      l.value = f->getValueAsApproximateDouble();
+    } else if (auto* i = llvm::dyn_cast<clang::IntegerLiteral>(lit)) {
+      l.value = static_cast<double>(i->getValue().getSExtValue());
+    }
+    if (negated) l.value = -l.value;
+    l.var = var;
+    l.loc = here(lit->getBeginLoc());
+    out_.literals.push_back(l);
+  }
+
+  void add_store_site(const std::string& var) {
+    StoreSite s;
+    s.var = var;
+    for (auto& l : loops_) s.loops.push_back(l.stmt);
+    store_sites_.push_back(s);
+  }
+
+  // Variables read by an expression, in order of appearance, without duplicates. Lambda bodies
+  // are not entered (their own statements are recorded when the walk reaches them).
+  void collect_operands(const clang::Stmt* s, std::vector<std::string>& out) const {
+    if (!s) return;
+    if (llvm::isa<clang::LambdaExpr>(s)) return;
+    if (auto* dr = llvm::dyn_cast<clang::DeclRefExpr>(s)) {
+      if (auto* v = llvm::dyn_cast<clang::VarDecl>(dr->getDecl())) {
+        std::string n = v->getName().str();
+        if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+      }
+      return;
+    }
+    for (const clang::Stmt* c : s->children()) collect_operands(c, out);
+  }
+
+  // Variables a lambda returns: `[&]{ ...; return tmp12; }` -> tmp12.
+  void lambda_results(const clang::Stmt* s, std::vector<std::string>& out) const {
+    if (!s || llvm::isa<clang::LambdaExpr>(s)) return;
+    if (auto* r = llvm::dyn_cast<clang::ReturnStmt>(s)) {
+      collect_operands(r->getRetValue(), out);
+      return;
+    }
+    for (const clang::Stmt* c : s->children()) lambda_results(c, out);
+  }
+
+  // What an initializer or right-hand side computes: op name and operands.
+  void classify(const clang::Expr* e, std::string& op, std::vector<std::string>& operands) const {
+    e = strip(e);
+    if (auto* p = llvm::dyn_cast<clang::ParenExpr>(e)) {
+      classify(p->getSubExpr(), op, operands);
+      if (op != "copy" && !llvm::isa<clang::DeclRefExpr>(strip(p->getSubExpr())))
+        return;
+      op = "copy";
+      return;
+    }
+    if (auto* lam = llvm::dyn_cast<clang::LambdaExpr>(e)) {
+      op = "lambda";
+      lambda_results(lam->getBody(), operands);
+      return;
+    }
+    if (auto* b = llvm::dyn_cast<clang::BinaryOperator>(e)) {
+      op = binop_name(b->getOpcode());
+      if (op.empty()) op = "other";
+      collect_operands(b, operands);
+      return;
+    }
+    if (auto* u = llvm::dyn_cast<clang::UnaryOperator>(e)) {
+      bool neg = false;
+      if (literal_inside(u, &neg)) {
+        op = "constant";
+        return;
+      }
+      op = u->getOpcode() == clang::UO_Minus ? "neg" : u->getOpcode() == clang::UO_LNot ? "not" : "other";
+      collect_operands(u, operands);
+      return;
+    }
+    if (auto* cond = llvm::dyn_cast<clang::ConditionalOperator>(e)) {
+      op = "where";
+      collect_operands(cond, operands);
+      return;
+    }
+    if (llvm::isa<clang::DeclRefExpr>(e)) {
+      op = "copy";
+      collect_operands(e, operands);
+      return;
+    }
+    if (llvm::isa<clang::FloatingLiteral>(e) || llvm::isa<clang::IntegerLiteral>(e) ||
+        llvm::isa<clang::CXXBoolLiteralExpr>(e)) {
+      op = "constant";
+      return;
+    }
+    if (auto* a = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) {
+      op = param_of(a->getBase()) ? "load" : "index";
+      collect_operands(a, operands);
+      return;
+    }
+    if (auto* c = llvm::dyn_cast<clang::ExplicitCastExpr>(e)) {
+      const clang::Expr* sub = strip(c->getSubExprAsWritten());
+      bool neg = false;
+      if (literal_inside(sub, &neg)) {
+        op = "constant";
+        return;
+      }
+      clang::QualType to = c->getTypeAsWritten().getCanonicalType().getUnqualifiedType();
+      clang::QualType from = sub->getType().getCanonicalType().getUnqualifiedType();
+      if (ctx_.hasSameType(to, from)) {  // `float(tmp0 + tmp1)` on floats: not a conversion
+        classify(sub, op, operands);
+        return;
+      }
+      // `Vectorized<float>(tmp1)`: a scalar broadcast to every lane.
+      if (is_vector_type(to) && !is_vector_type(from)) {
+        op = "broadcast";
+        if (literal_inside(sub, &neg)) return;
+        collect_operands(sub, operands);
+        return;
+      }
+      op = "cast";
+      collect_operands(sub, operands);
+      return;
+    }
+    if (auto* t = llvm::dyn_cast<clang::CXXTemporaryObjectExpr>(e)) {
+      op = t->getNumArgs() == 0 ? "constant" : "broadcast";
+      collect_operands(t, operands);
+      return;
+    }
+    if (auto* call = llvm::dyn_cast<clang::CallExpr>(e)) {
+      if (auto* lam = called_lambda(call)) {
+        op = "call:lambda";
+        lambda_results(lam->getBody(), operands);
+        return;
+      }
+      if (auto* oc = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call)) {
+        if (oc->getOperator() == clang::OO_Call) {
+          op = "call:lambda";  // calling a lambda held in a variable: `tmp6()`
+        } else {
+          op = overloaded_name(oc->getOperator(), oc->getNumArgs());
+          if (op.empty()) op = "other";
+        }
+        collect_operands(oc, operands);
+        return;
+      }
+      std::string name = callee_name(call);
+      if (name == "loadu") op = "load";
+      else if (name == "convert" || name == "cvt") op = "cast";
+      else if (!name.empty()) op = "call:" + name;
+      else op = "other";
+      collect_operands(call, operands);
+      return;
+    }
+    op = "other";
+    collect_operands(e, operands);
+  }
+
+  // `auto tmpN = <init>` or `x = <rhs>`: a statement, and a literal or a cast bound to `var`.
+  void record_value(const std::string& var, const clang::Expr* init, int line, int col) {
+    KernelStmt st;
+    st.var = var;
+    classify(init, st.op, st.operands);
+    st.loc.line = line;
+    st.loc.column = col;
+    out_.stmts.push_back(st);
+    bool neg = false;
+    if (auto* lit = literal_inside(init, &neg)) add_literal(lit, neg, var);
+  }
+
+  void on_assign(const clang::Expr* lhs_in, const clang::Expr* rhs_in, bool compound, clang::SourceLocation oploc,
+                 const std::string& compound_op) {
+    const clang::Expr* lhs = lhs_in->IgnoreParenImpCasts();
+    const clang::Expr* rhs = strip(rhs_in);
+    int col = 0;
+    int line = main_file_line(oploc, sm_, &col);
+    if (!line) return;
+    // Store through a pointer parameter: `out_ptr0[idx] = tmp2`.
+    if (auto* a = llvm::dyn_cast<clang::ArraySubscriptExpr>(lhs)) {
+      if (const clang::ParmVarDecl* p = param_of(a->getBase())) {
+        store_targets_.insert(a);
+        if (compound) compound_targets_.insert(a);
+        MemAccess m;
+        m.ptr = p->getName().str();
+        m.index = index_text(a->getIdx());
+        m.value_dtype = elem_dtype(p->getType());
+        const clang::Expr* v = rhs;
+        if (auto* c = llvm::dyn_cast<clang::ExplicitCastExpr>(v->IgnoreParens())) v = strip(c->getSubExprAsWritten());
+        m.var = var_name(v);
+        m.loc = here(a->getBeginLoc());
+        out_.stores.push_back(m);
+        add_store_site(m.var);
+        return;
+      }
+    }
+    // Assignment to a local (or to an element of a local array, `tmpbuf[i] = ...`).
+    const clang::Expr* base = lhs;
+    if (auto* a = llvm::dyn_cast<clang::ArraySubscriptExpr>(base)) base = a->getBase()->IgnoreParenImpCasts();
+    if (auto* oc = llvm::dyn_cast<clang::CXXOperatorCallExpr>(base))
+      if (oc->getOperator() == clang::OO_Subscript) base = oc->getArg(0)->IgnoreParenImpCasts();
+    std::string var = var_name(base);
+    if (var.empty()) return;
+    owner_[rhs] = var;
+    if (acc_vars_.count(var)) {
+      AccUpdate u;
+      u.name = var;
+      u.loops = loops_;
+      u.line = line;
+      combine_of(var, rhs, compound, compound_op, u.combine, u.input);
+      acc_updates_.push_back(u);
+    }
+    KernelStmt st;
+    st.var = var;
+    classify(rhs, st.op, st.operands);
+    if (compound) {
+      st.op = compound_op.empty() ? "other" : compound_op;
+      if (std::find(st.operands.begin(), st.operands.end(), var) == st.operands.end())
+        st.operands.insert(st.operands.begin(), var);
+    }
+    st.loc.line = line;
+    st.loc.column = col;
+    out_.stmts.push_back(st);
+  }
+
+  // `acc = acc + x` -> add, x; `acc = max_propagate_nan(acc, x)` -> max, x; `acc += x` -> add, x.
+  void combine_of(const std::string& acc, const clang::Expr* rhs, bool compound, const std::string& compound_op,
+                  std::string& combine, std::string& input) const {
+    std::vector<std::string> ops;
+    collect_operands(rhs, ops);
+    for (auto& o : ops)
+      if (o != acc && accumulator_base(o) != accumulator_base(acc)) {
+        input = o;
+        break;
+      }
+    if (compound) {
+      combine = compound_op.empty() ? "unknown" : compound_op;
+      return;
+    }
+    std::string op;
+    std::vector<std::string> unused;
+    classify(rhs, op, unused);
+    static const std::map<std::string, std::string> calls = {
+        {"call:max_propagate_nan", "max"}, {"call:min_propagate_nan", "min"}, {"call:maximum", "max"},
+        {"call:minimum", "min"}, {"call:welford_combine", "welford"}, {"call:argmax_combine", "argmax"},
+        {"call:argmin_combine", "argmin"}, {"call:sum_masked_reduce", "add"}, {"call:prod_masked_reduce", "mul"},
+        {"call:max_masked_reduce", "max"}, {"call:min_masked_reduce", "min"},
+        {"call:cascade_sum_combine", "add"}, {"call:xor_sum_masked_reduce", "xor_sum"},
+        {"add", "add"}, {"mul", "mul"}, {"xor", "xor_sum"}, {"or", "any"}, {"lor", "any"}, {"and", "all"},
+        {"land", "all"}};
+    auto it = calls.find(op);
+    combine = it == calls.end() ? "unknown" : it->second;
+  }
+
+  // One ReduceOp per accumulator family (tmp_acc0, tmp_acc0_vec, ...): the combine and length
+  // come from the update inside the loops that the declaration is outside of.
+  void finish_reductions() {
+    for (auto& [base, decls] : acc_decls_) {
+      ReduceOp r;
+      r.result_var = base;
+      const AccDecl* scalar = nullptr;
+      for (auto& d : decls)
+        if (d.name == base) scalar = &d;
+      const AccDecl* chosen = nullptr;
+      const AccUpdate* update = nullptr;
+      for (auto& u : acc_updates_) {
+        if (accumulator_base(u.name) != base) continue;
+        const AccDecl* d = nullptr;
+        for (auto& dd : decls)
+          if (dd.name == u.name) d = &dd;
+        if (!d || u.loops.size() <= d->loops.size()) continue;  // a final horizontal combine
+        chosen = d;
+        update = &u;
+        break;
+      }
+      if (!chosen) chosen = scalar ? scalar : &decls.front();
+      r.accumulator_dtype = chosen->dtype;
+      r.compute_dtype = chosen->dtype;
+      r.loc.line = chosen->line;
+      r.loc.column = chosen->column;
+      if (update) {
+        r.combine = update->combine;
+        r.input_var = update->input;
+        int64_t n = 1;
+        bool known = true;
+        std::string expr;
+        for (size_t i = chosen->loops.size(); i < update->loops.size(); ++i) {
+          const LoopInfo& l = update->loops[i];
+          // A `<v>_inner` loop walks the lanes of its outer loop's step: the outer counts them.
+          if (l.var.size() > 6 && l.var.compare(l.var.size() - 6, 6, "_inner") == 0) continue;
+          if (l.start && l.end) {
+            n *= std::max<int64_t>(0, *l.end - *l.start);
+          } else {
+            known = false;
+          }
+          if (!expr.empty()) expr += "*";
+          expr += l.start && *l.start == 0 ? "(" + l.end_text + ")" : "(" + l.end_text + " - start)";
+        }
+        if (known) r.length = n;
+        else r.length_expr = expr;
+        // A scan stores the running value inside the loop that updates it.
+        const clang::ForStmt* inner = update->loops[chosen->loops.size()].stmt;
+        for (auto& s : store_sites_) {
+          if (accumulator_base(s.var) != base) continue;
+          if (std::find(s.loops.begin(), s.loops.end(), inner) != s.loops.end()) r.is_scan = true;
+        }
+      } else {
+        r.combine = "unknown";
+      }
+      out_.reductions.push_back(r);
+    }
+  }
+
+  clang::ASTContext& ctx_;
+  const clang::SourceManager& sm_;
+  ParsedKernel& out_;
+  std::set<const clang::ParmVarDecl*> params_;
+  std::set<const clang::VarDecl*> loop_vars_;
+  std::vector<LoopInfo> loops_;
+  std::map<const clang::Expr*, std::string> owner_;  // initializer / right-hand side -> variable
+  std::set<const clang::Expr*> store_targets_, compound_targets_;
+  std::set<const clang::Expr*> literals_seen_;
+  std::map<std::string, std::vector<AccDecl>> acc_decls_;
+  std::set<std::string> acc_vars_;
+  std::vector<AccUpdate> acc_updates_;
+  std::vector<StoreSite> store_sites_;
+};
+
+ParsedKernel parse_kernel_source(const std::string& source, const std::string& kernel_name) {
+  ParsedKernel pk;
+  ParsedUnit pu = parse_cpp(blank_includes(source), kPreludeName, kPrelude);
+  pk.errors = pu.errors;
+  if (pu.ast) {
+    KernelVisitor v(pu.ast->getASTContext(), pk);
+    v.run(kernel_name);
+  }
+  if (!pk.found_function && pk.errors.empty())
+    pk.errors.push_back({0, 0, false, "no function definition found in the kernel source"});
+  return pk;
+}
+
+// ------------------------------------------------------------------ cache
+
+uint64_t fnv1a(const std::string& s) {
+  uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+struct CacheEntry {
+  std::once_flag once;
+  std::string source;
+  ParsedKernel parsed;
+};
+
+struct Cache {
+  std::mutex mu;
+  std::unordered_map<uint64_t, std::shared_ptr<CacheEntry>> entries;
+  std::atomic<uint64_t> parses{0}, hits{0};
+  std::atomic<uint64_t> parse_ns{0};
+};
+
+Cache& cache() {
+  static Cache c;
+  return c;
+}
+
+// The parse of `source`, from the cache when the same text was parsed before.
+std::shared_ptr<const CacheEntry> parsed_for(const std::string& source, const std::string& kernel_name,
+                                             bool count_hit = true) {
+  Cache& c = cache();
+  uint64_t h = fnv1a(source);
+  std::shared_ptr<CacheEntry> e;
+  bool fresh = false;
+  {
+    std::lock_guard<std::mutex> lock(c.mu);
+    auto& slot = c.entries[h];
+    if (!slot) {
+      slot = std::make_shared<CacheEntry>();
+      slot->source = source;
+      fresh = true;
+    }
+    e = slot;
+  }
+  if (e->source != source) {  // 64-bit hash collision: parse without caching
+    auto own = std::make_shared<CacheEntry>();
+    own->source = source;
+    e = own;
+    fresh = true;
+  }
+  bool parsed_here = false;
+  std::call_once(e->once, [&] {
+    auto t0 = std::chrono::steady_clock::now();
+    e->parsed = parse_kernel_source(source, kernel_name);
+    auto dt = std::chrono::steady_clock::now() - t0;
+    c.parse_ns += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(dt).count());
+    c.parses++;
+    parsed_here = true;
+  });
+  (void)fresh;
+  if (!parsed_here && count_hit) c.hits++;
+  return e;
+}
+
+SourceLoc to_file(SourceLoc l, const std::string& file, int first_line) {
+  if (l.line <= 0) return SourceLoc{file, first_line > 0 ? first_line : 0, 0};
+  l.file = file;
+  l.line = first_line + l.line - 1;
+  return l;
+}
+
+void apply(Kernel& k, const ParsedKernel& pk, const std::string& file_in, DiagSink& diags) {
+  const std::string file = file_in.empty() ? k.def_loc.file : file_in;
+  const int first = k.source_first_line > 0 ? k.source_first_line : 1;
+  auto move = [&](SourceLoc l) { return to_file(l, file, first); };
+  if (pk.found_function) {
+    k.params = pk.params;
+    k.body_loc = move(SourceLoc{"", pk.function_line, 1});
+  }
+  k.loads = pk.loads;
+  k.stores = pk.stores;
+  k.casts = pk.casts;
+  k.literals = pk.literals;
+  k.reductions = pk.reductions;
+  k.stmts = pk.stmts;
+  for (auto& m : k.loads) m.loc = move(m.loc);
+  for (auto& m : k.stores) m.loc = move(m.loc);
+  for (auto& c : k.casts) c.loc = move(c.loc);
+  for (auto& l : k.literals) l.loc = move(l.loc);
+  for (auto& r : k.reductions) r.loc = move(r.loc);
+  for (auto& s : k.stmts) s.loc = move(s.loc);
+  bool any_scan = false;
+  for (auto& r : k.reductions) any_scan |= r.is_scan;
+  if (k.backend == KernelBackend::Unknown) k.backend = KernelBackend::Cpp;
+  if (pk.found_function)
+    k.kind = any_scan ? KernelKind::Scan : k.reductions.empty() ? KernelKind::Pointwise : KernelKind::Reduction;
+  size_t shown = 0;
+  for (const auto& e : pk.errors) {
+    std::string where = e.in_prelude ? " (in inductor-lint's prelude line " + std::to_string(e.line) + ")" : "";
+    std::string msg = "C++ kernel " + k.name + " does not parse with Clang: " + e.message + where;
+    k.parse_errors.push_back(msg);
+    if (shown++ < 5) {
+      SourceLoc loc = e.in_prelude || e.line <= 0 ? move(SourceLoc{}) : move(SourceLoc{"", e.line, e.column});
+      if (loc.line <= 0 && k.def_loc.valid()) loc = k.def_loc;
+      diags.warning("cpp-kernel-parse", msg, loc);
+    }
+  }
+  if (pk.errors.size() > 5)
+    diags.warning("cpp-kernel-parse",
+                  "C++ kernel " + k.name + ": " + std::to_string(pk.errors.size() - 5) + " more Clang errors",
+                  k.def_loc);
+}
+
+}  // namespace
+
+namespace {
+void read_one(Kernel& k, const std::string& file, DiagSink& diags, bool count_hit) {
+  if (k.source.empty()) {
+    diags.warning("cpp-kernel-parse", "C++ kernel " + k.name + " has no source text to parse", k.def_loc);
+    return;
+  }
+  auto e = parsed_for(k.source, k.name, count_hit);
+  apply(k, e->parsed, file, diags);
+}
+}  // namespace
+
+void read_cpp_kernel_clang(Kernel& k, const std::string& file, DiagSink& diags) { read_one(k, file, diags, true); }
+
+void read_cpp_kernels_clang(const std::vector<CppKernelJob>& jobs_in, DiagSink& diags, int jobs) {
+  // Distinct sources first, parsed on the pool; then every kernel takes its parse from the cache.
+  std::vector<size_t> distinct;
+  {
+    std::set<uint64_t> seen;
+    for (size_t i = 0; i < jobs_in.size(); ++i) {
+      if (!jobs_in[i].kernel || jobs_in[i].kernel->source.empty()) continue;
+      if (seen.insert(fnv1a(jobs_in[i].kernel->source)).second) distinct.push_back(i);
+    }
+  }
+  int n_threads = std::max(1, std::min<int>(jobs, static_cast<int>(distinct.size())));
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < distinct.size();) {
+      const Kernel* k = jobs_in[distinct[i]].kernel;
+      parsed_for(k->source, k->name);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < n_threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  std::set<size_t> parsed_on_pool(distinct.begin(), distinct.end());
+  for (size_t i = 0; i < jobs_in.size(); ++i)
+    if (jobs_in[i].kernel) read_one(*jobs_in[i].kernel, jobs_in[i].file, diags, !parsed_on_pool.count(i));
+}
+
+ClangParseStats clang_parse_stats() {
+  ClangParseStats s;
+  s.parses = cache().parses.load();
+  s.cache_hits = cache().hits.load();
+  s.parse_seconds = static_cast<double>(cache().parse_ns.load()) * 1e-9;
+  return s;
+}
+
+void clear_clang_parse_cache() {
+  std::lock_guard<std::mutex> lock(cache().mu);
+  cache().entries.clear();
+}
+
+}  // namespace ilint

@@ -1,0 +1,272 @@
+#include "analyzer/dynamo/log_line.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <tuple>
+
+namespace ilint::dynamo {
+
+std::string trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+bool starts_with(std::string_view s, std::string_view p) { return s.size() >= p.size() && s.substr(0, p.size()) == p; }
+bool ends_with(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+}
+
+namespace {
+bool all_digits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+}  // namespace
+
+std::optional<GlogLine> parse_glog_line(std::string_view line) {
+  if (starts_with(line, "[rank")) {
+    auto p = line.find("]:");
+    if (p == std::string_view::npos || p > 16) return std::nullopt;
+    line.remove_prefix(p + 2);
+  }
+  // L MMDD HH:MM:SS.ffffff
+  if (line.size() < 24) return std::nullopt;
+  char level = line[0];
+  if (!std::strchr("VIWEC", level) || level == 0) return std::nullopt;
+  if (!all_digits(line.substr(1, 4)) || line[5] != ' ') return std::nullopt;
+  std::string_view t = line.substr(6, 15);  // HH:MM:SS.ffffff
+  if (t.size() != 15 || t[2] != ':' || t[5] != ':' || t[8] != '.') return std::nullopt;
+  size_t i = 21;
+  if (i >= line.size() || line[i] != ' ') return std::nullopt;
+  while (i < line.size() && line[i] == ' ') ++i;
+  size_t pid_b = i;
+  while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
+  if (i == pid_b || i >= line.size() || line[i] != ' ') return std::nullopt;
+  std::string_view pid = line.substr(pid_b, i - pid_b);
+  ++i;
+  // path:line]
+  size_t close = line.find(']', i);
+  if (close == std::string_view::npos) return std::nullopt;
+  std::string_view loc = line.substr(i, close - i);
+  size_t colon = loc.rfind(':');
+  if (colon == std::string_view::npos || !all_digits(loc.substr(colon + 1)) || colon == 0) return std::nullopt;
+  GlogLine g;
+  g.level = level;
+  g.timestamp = std::string(line.substr(1, 4)) + " " + std::string(t);
+  g.pid = std::string(pid);
+  g.src_file = std::string(loc.substr(0, colon));
+  g.src_line = std::atoi(std::string(loc.substr(colon + 1)).c_str());
+  std::string_view rest = line.substr(close + 1);
+  if (!rest.empty() && rest[0] == ' ') rest.remove_prefix(1);
+  g.rest = std::string(rest);
+  return g;
+}
+
+std::string CompileId::str() const {
+  std::string s = std::to_string(frame_id) + "/" + std::to_string(frame_compile_id);
+  if (attempt > 0) s += "_" + std::to_string(attempt);
+  return s;
+}
+
+bool CompileId::operator<(const CompileId& o) const {
+  return std::tie(frame_id, frame_compile_id, attempt) < std::tie(o.frame_id, o.frame_compile_id, o.attempt);
+}
+
+std::optional<CompileId> parse_compile_id(std::string_view text) {
+  if (!text.empty() && text[0] == '!') {  // compiled autograd: !A/F/C
+    auto slash = text.find('/');
+    if (slash == std::string_view::npos) return std::nullopt;
+    text.remove_prefix(slash + 1);
+  }
+  auto slash = text.find('/');
+  if (slash == std::string_view::npos) return std::nullopt;
+  std::string_view f = text.substr(0, slash), rest = text.substr(slash + 1);
+  std::string_view c = rest, a;
+  auto us = rest.find('_');
+  if (us != std::string_view::npos) {
+    c = rest.substr(0, us);
+    a = rest.substr(us + 1);
+  }
+  if (!all_digits(f) || !all_digits(c) || (us != std::string_view::npos && !all_digits(a))) return std::nullopt;
+  if (f.size() > 8 || c.size() > 8 || a.size() > 8) return std::nullopt;
+  CompileId id;
+  id.frame_id = std::atoi(std::string(f).c_str());
+  id.frame_compile_id = std::atoi(std::string(c).c_str());
+  id.attempt = a.empty() ? 0 : std::atoi(std::string(a).c_str());
+  return id;
+}
+
+bool sanitize_utf8(std::string& s) {
+  std::string out;
+  bool changed = false;
+  size_t i = 0, n = s.size();
+  out.reserve(n);
+  while (i < n) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t len = 0;
+    uint32_t cp = 0;
+    if (c < 0x80) {
+      out.push_back(static_cast<char>(c));
+      ++i;
+      continue;
+    } else if ((c & 0xE0) == 0xC0) {
+      len = 2;
+      cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      len = 3;
+      cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      len = 4;
+      cp = c & 0x07;
+    }
+    bool ok = len > 0 && i + len <= n;
+    for (size_t k = 1; ok && k < len; ++k) {
+      unsigned char cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc & 0xC0) != 0x80) ok = false;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    if (ok) {
+      // Reject overlong forms, surrogates and values past U+10FFFF.
+      if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF ||
+          (cp >= 0xD800 && cp <= 0xDFFF))
+        ok = false;
+    }
+    if (ok) {
+      out.append(s, i, len);
+      i += len;
+    } else {
+      out += "\xEF\xBF\xBD";
+      changed = true;
+      ++i;
+    }
+  }
+  if (changed) s.swap(out);
+  return changed;
+}
+
+// ------------------------------------------------------------------ MD5 (RFC 1321)
+namespace {
+struct Md5 {
+  uint32_t a0 = 0x67452301, b0 = 0xefcdab89, c0 = 0x98badcfe, d0 = 0x10325476;
+  static uint32_t rotl(uint32_t x, int c) { return (x << c) | (x >> (32 - c)); }
+  void block(const unsigned char* p) {
+    static const uint32_t K[64] = {
+        0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501,
+        0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193, 0xa679438e, 0x49b40821,
+        0xf61e2562, 0xc040b340, 0x265e5a51, 0xe9b6c7aa, 0xd62f105d, 0x02441453, 0xd8a1e681, 0xe7d3fbc8,
+        0x21e1cde6, 0xc33707d6, 0xf4d50d87, 0x455a14ed, 0xa9e3e905, 0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a,
+        0xfffa3942, 0x8771f681, 0x6d9d6122, 0xfde5380c, 0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70,
+        0x289b7ec6, 0xeaa127fa, 0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665,
+        0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
+        0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391};
+    static const int S[64] = {7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
+                              5, 9,  14, 20, 5, 9,  14, 20, 5, 9,  14, 20, 5, 9,  14, 20,
+                              4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
+                              6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21};
+    uint32_t M[16];
+    for (int i = 0; i < 16; ++i)
+      M[i] = uint32_t(p[i * 4]) | (uint32_t(p[i * 4 + 1]) << 8) | (uint32_t(p[i * 4 + 2]) << 16) |
+             (uint32_t(p[i * 4 + 3]) << 24);
+    uint32_t A = a0, B = b0, C = c0, D = d0;
+    for (int i = 0; i < 64; ++i) {
+      uint32_t F;
+      int g;
+      if (i < 16) {
+        F = (B & C) | (~B & D);
+        g = i;
+      } else if (i < 32) {
+        F = (D & B) | (~D & C);
+        g = (5 * i + 1) % 16;
+      } else if (i < 48) {
+        F = B ^ C ^ D;
+        g = (3 * i + 5) % 16;
+      } else {
+        F = C ^ (B | ~D);
+        g = (7 * i) % 16;
+      }
+      F = F + A + K[i] + M[g];
+      A = D;
+      D = C;
+      C = B;
+      B = B + rotl(F, S[i]);
+    }
+    a0 += A;
+    b0 += B;
+    c0 += C;
+    d0 += D;
+  }
+};
+}  // namespace
+
+std::string md5_hex(std::string_view data) {
+  Md5 m;
+  size_t n = data.size();
+  size_t full = n / 64;
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(data.data());
+  for (size_t i = 0; i < full; ++i) m.block(p + i * 64);
+  unsigned char tail[128] = {0};
+  size_t rem = n - full * 64;
+  if (rem) std::memcpy(tail, p + full * 64, rem);
+  tail[rem] = 0x80;
+  size_t tail_len = rem + 1 + 8 <= 64 ? 64 : 128;
+  uint64_t bits = uint64_t(n) * 8;
+  for (int i = 0; i < 8; ++i) tail[tail_len - 8 + i] = static_cast<unsigned char>(bits >> (8 * i));
+  m.block(tail);
+  if (tail_len == 128) m.block(tail + 64);
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (uint32_t v : {m.a0, m.b0, m.c0, m.d0})
+    for (int i = 0; i < 4; ++i) {
+      unsigned char b = static_cast<unsigned char>(v >> (8 * i));
+      out.push_back(hex[b >> 4]);
+      out.push_back(hex[b & 15]);
+    }
+  return out;
+}
+
+bool looks_like_float_literal(std::string_view s) {
+  if (s.empty()) return false;
+  std::string_view b = s;
+  if (b[0] == '-' || b[0] == '+') b.remove_prefix(1);
+  if (b == "inf" || b == "nan") return true;
+  bool digit = false, marker = false;
+  for (size_t i = 0; i < b.size(); ++i) {
+    char c = b[i];
+    if (std::isdigit(static_cast<unsigned char>(c))) digit = true;
+    else if (c == '.') marker = true;
+    else if (c == 'e' || c == 'E') {
+      marker = true;
+      if (i + 1 < b.size() && (b[i + 1] == '-' || b[i + 1] == '+')) ++i;
+    } else
+      return false;
+  }
+  return digit && marker;
+}
+
+bool parse_float_literal(std::string_view s, double& out) {
+  std::string t = trim(s);
+  if (t.empty()) return false;
+  if (t == "inf" || t == "+inf") {
+    out = INFINITY;
+    return true;
+  }
+  if (t == "-inf") {
+    out = -INFINITY;
+    return true;
+  }
+  if (t == "nan") {
+    out = NAN;
+    return true;
+  }
+  char* end = nullptr;
+  out = std::strtod(t.c_str(), &end);
+  return end && *end == '\0' && end != t.c_str();
+}
+
+}  // namespace ilint::dynamo

@@ -1,0 +1,49 @@
+// Line-level helpers shared by the Dynamo log readers: the glog prefix that TORCH_LOGS and
+// TORCH_TRACE put on every line, the compile id in brackets, UTF-8 repair and MD5 (TORCH_TRACE
+// records the md5 of each payload, which tells a truncated or edited payload from a whole one).
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ilint::dynamo {
+
+// `V1202 12:16:15.629000 474 torch/_dynamo/guards.py:4760] rest` (optionally `[rank0]:` first).
+struct GlogLine {
+  char level = 'V';
+  std::string timestamp;   // "1202 12:16:15.629000"
+  std::string pid;
+  std::string src_file;    // "torch/_dynamo/guards.py"
+  int src_line = 0;
+  std::string rest;        // everything after "] " (may be empty)
+};
+std::optional<GlogLine> parse_glog_line(std::string_view line);
+
+// `[2/1_1]` -> frame 2, compile 1, attempt 1. Also accepts the compiled-autograd form `[!0/1/0]`
+// (the autograd id is dropped).
+struct CompileId {
+  int frame_id = -1;
+  int frame_compile_id = -1;
+  int attempt = 0;
+  std::string str() const;  // "2/1" or "2/1_1"
+  bool valid() const { return frame_id >= 0 && frame_compile_id >= 0; }
+  bool operator==(const CompileId&) const = default;
+  bool operator<(const CompileId& o) const;
+};
+std::optional<CompileId> parse_compile_id(std::string_view text);  // "2/1_1" (no brackets)
+
+// Replaces invalid UTF-8 sequences with U+FFFD. Returns true when something was replaced.
+bool sanitize_utf8(std::string& s);
+
+// Lowercase hex MD5 of `data`.
+std::string md5_hex(std::string_view data);
+
+std::string trim(std::string_view s);
+bool starts_with(std::string_view s, std::string_view p);
+bool ends_with(std::string_view s, std::string_view p);
+// "1.0", "-0.0052", "1e-08", "inf" -> value. False for anything else.
+bool parse_float_literal(std::string_view s, double& out);
+// True when the text is a float literal that a Python float prints (has '.', 'e', inf or nan).
+bool looks_like_float_literal(std::string_view s);
+
+}  // namespace ilint::dynamo

@@ -1,0 +1,400 @@
+// Reader of the TORCH_LOGS text (graph_breaks, recompiles, guards, dynamic, output_code) and of
+// torchdynamo/debug.log.
+//
+// Every TORCH_LOGS line carries the glog prefix; one log record spans consecutive lines with the
+// same prefix (time, logger file:line, compile id, artifact). Records are handled by what their
+// first line says; anything else is skipped, so unknown or new messages never stop the reader.
+#include <fstream>
+#include <set>
+
+#include "analyzer/dynamo/readers.h"
+
+namespace ilint::dynamo {
+
+CompileFacts& LogFacts::at(int session, const CompileId& id, const SourceLoc& loc, const char* kind) {
+  for (auto& c : compiles)
+    if (c.session == session && c.id == id) return c;
+  CompileFacts c;
+  c.session = session;
+  c.id = id;
+  c.first_loc = loc;
+  c.source_kind = kind;
+  compiles.push_back(std::move(c));
+  return compiles.back();
+}
+
+namespace {
+
+void add_unique(std::vector<std::string>& v, const std::string& s) {
+  for (const auto& x : v)
+    if (x == s) return;
+  v.push_back(s);
+}
+
+// `  File "/work/x.py", line 10, in adam_step`
+bool parse_traceback_file_line(const std::string& line, std::string& file, int& lineno, std::string& fn) {
+  std::string t = trim(line);
+  if (!starts_with(t, "File \"")) return false;
+  auto q = t.find('"', 6);
+  if (q == std::string::npos) return false;
+  file = t.substr(6, q - 6);
+  auto ln = t.find(", line ", q);
+  if (ln == std::string::npos) return false;
+  lineno = std::atoi(t.c_str() + ln + 7);
+  auto in = t.find(", in ", ln);
+  fn = in == std::string::npos ? "" : t.substr(in + 5);
+  return lineno > 0;
+}
+
+bool parse_file_colon_line(const std::string& s, SourceLoc& loc) {
+  auto colon = s.rfind(':');
+  if (colon == std::string::npos || colon == 0) return false;
+  int line = std::atoi(s.c_str() + colon + 1);
+  if (line <= 0) return false;
+  loc.file = s.substr(0, colon);
+  loc.line = line;
+  return true;
+}
+
+}  // namespace
+
+GraphBreak parse_graph_break(const std::vector<std::string>& lines, const std::vector<SourceLoc>& locs) {
+  GraphBreak gb;
+  if (lines.empty()) return gb;
+  gb.log_loc = locs.empty() ? SourceLoc{} : locs[0];
+  const std::string& first = lines[0];
+  auto at = first.find(" in user code at ");
+  if (at != std::string::npos) parse_file_colon_line(trim(first.substr(at + 17)), gb.user_loc);
+  bool in_reason = false, in_tb = false;
+  std::string reason;
+  for (size_t i = 1; i < lines.size(); ++i) {
+    const std::string& l = lines[i];
+    if (starts_with(l, "Graph Break Reason: ")) {
+      reason = l.substr(20);
+      in_reason = true;
+      continue;
+    }
+    if (trim(l) == "User code traceback:") {
+      in_reason = false;
+      in_tb = true;
+      continue;
+    }
+    if (in_tb) {
+      std::string file, fn;
+      int ln = 0;
+      if (parse_traceback_file_line(l, file, ln, fn)) {
+        std::string code;
+        if (i + 1 < lines.size() && !starts_with(trim(lines[i + 1]), "File \"") && !trim(lines[i + 1]).empty()) {
+          code = trim(lines[i + 1]);
+          ++i;
+        }
+        gb.traceback.push_back({SourceLoc{file, ln, 0}, code});
+        gb.function = fn;
+        continue;
+      }
+      if (trim(l).empty()) continue;
+      in_tb = false;  // "Traceback (most recent call last):" and the like end the user traceback
+      break;
+    }
+    if (in_reason) reason += "\n" + l;
+  }
+  gb.reason = trim(reason);
+  if (!gb.traceback.empty()) gb.user_code = gb.traceback.back().second;
+  const std::string& r = gb.reason;
+  if (r.find("Tensor.item()") != std::string::npos || r.find("item()") != std::string::npos) gb.kind = "item";
+  else if (r.find("tolist") != std::string::npos) gb.kind = "tolist";
+  else if (r.find("graph break in loop") != std::string::npos || r.find("for/while loop") != std::string::npos)
+    gb.kind = "loop";
+  else if (r.find("torch._dynamo.graph_break()") != std::string::npos) gb.kind = "user";
+  else gb.kind = r.empty() ? "unknown" : "other";
+  gb.frame_skipped = r.find("Skipping the function and falling back to eager") != std::string::npos ||
+                     r.find("frame skipped:") != std::string::npos;
+  return gb;
+}
+
+namespace {
+
+struct Record {
+  std::string key;  // time|file:line|cid|artifact
+  std::string cid_text;
+  std::string artifact;
+  char level = 'V';
+  std::vector<std::string> lines;
+  std::vector<SourceLoc> locs;
+};
+
+class TorchLogsReader {
+ public:
+  TorchLogsReader(const std::string& path, LogFacts& out, DiagSink& diags) : path_(path), out_(out), diags_(diags) {}
+
+  void feed(std::string& raw, int lineno) {
+    ++out_.lines;
+    if (!raw.empty() && raw.back() == '\r') raw.pop_back();
+    if (sanitize_utf8(raw) && !warned_utf8_) {
+      warned_utf8_ = true;
+      diags_.warning("dynamo-log-encoding", "invalid UTF-8 bytes replaced (first at this line)", {path_, lineno, 0});
+    }
+    auto g = parse_glog_line(raw);
+    if (!g) {
+      flush();
+      ++out_.unparsed_lines;
+      return;
+    }
+    std::string rest = g->rest, cid, artifact;
+    if (starts_with(rest, "[")) {
+      auto close = rest.find(']');
+      if (close != std::string::npos && parse_compile_id(std::string_view(rest).substr(1, close - 1))) {
+        cid = rest.substr(1, close - 1);
+        rest = rest.substr(close + 1);
+        if (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
+      }
+    }
+    if (starts_with(rest, "[__")) {
+      auto close = rest.find(']');
+      if (close != std::string::npos) {
+        artifact = rest.substr(3, close - 3);
+        rest = rest.substr(close + 1);
+        if (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
+      }
+    }
+    std::string key = g->timestamp + "|" + g->src_file + ":" + std::to_string(g->src_line) + "|" + cid + "|" + artifact;
+    if (key != cur_.key) {
+      flush();
+      cur_.key = key;
+      cur_.cid_text = cid;
+      cur_.artifact = artifact;
+      cur_.level = g->level;
+    }
+    cur_.lines.push_back(std::move(rest));
+    cur_.locs.push_back(SourceLoc{path_, lineno, 0});
+  }
+
+  void finish() {
+    flush();
+    out_.sessions = std::max(out_.sessions, session_ + 1);
+  }
+
+ private:
+  // Compile ids restart at 0/0 after torch._dynamo.reset(): a compile that already finished in
+  // this session (guards printed, or the frame skipped) starting again means a new session.
+  int session_for(const CompileId& id, bool starts_compile) {
+    if (starts_compile && closed_.count(id)) {
+      ++session_;
+      closed_.clear();
+    }
+    return session_;
+  }
+
+  void flush() {
+    if (cur_.lines.empty()) {
+      cur_ = Record{};
+      return;
+    }
+    handle(cur_);
+    cur_ = Record{};
+  }
+
+  void handle(const Record& r) {
+    std::optional<CompileId> id = r.cid_text.empty() ? std::nullopt : parse_compile_id(r.cid_text);
+    const std::string& first = r.lines[0];
+    if (r.artifact == "graph_breaks" && starts_with(first, "Graph break") && first.find(" in user code at ") != std::string::npos) {
+      GraphBreak gb = parse_graph_break(r.lines, r.locs);
+      if (id) {
+        gb.session = session_for(*id, true);
+        gb.compile_id = id->str();
+        auto& c = out_.at(gb.session, *id, r.locs[0], "torch_logs");
+        if (gb.frame_skipped) {
+          c.frame_skipped = true;
+          closed_.insert(*id);
+        }
+      }
+      note_user_file(gb.user_loc.file);
+      for (auto& [loc, code] : gb.traceback) note_user_file(loc.file);
+      out_.breaks.push_back(std::move(gb));
+      return;
+    }
+    if (r.artifact == "recompiles" && starts_with(first, "Recompiling function ") && id) {
+      int s = session_for(*id, true);
+      auto& c = out_.at(s, *id, r.locs[0], "torch_logs");
+      std::string rest = first.substr(21);
+      auto in = rest.rfind(" in ");
+      if (in != std::string::npos) {
+        c.function = rest.substr(0, in);
+        parse_file_colon_line(rest.substr(in + 4), c.code_loc);
+        note_user_file(c.code_loc.file);
+      }
+      c.recompile_log_loc = r.locs[0];
+      for (size_t i = 1; i < r.lines.size(); ++i) {
+        std::string t = trim(r.lines[i]);
+        if (!starts_with(t, "- ")) continue;
+        std::string body = t.substr(2);
+        if (auto f = parse_guard_failure(body)) {
+          c.recompile_reasons.push_back(body);
+          c.failures.push_back(*f);
+        }
+      }
+      return;
+    }
+    if (r.artifact == "guards" && id) {
+      bool tree = false;
+      for (const auto& l : r.lines)
+        if (trim(l) == "TREE_GUARD_MANAGER:") tree = true;
+      if (!tree) return;  // "GUARDS:", the Python shape guard function, "Guard eval latency"
+      int s = session_for(*id, true);
+      auto& c = out_.at(s, *id, r.locs[0], "torch_logs");
+      // A second guard tree for the same compile (one from a later session) is handled by
+      // session_for; within a session, keep the first.
+      if (!c.guards_seen) {
+        for (size_t i = 0; i < r.lines.size(); ++i)
+          if (auto g = parse_guard_tree_line(r.lines[i], r.locs[i])) c.guards.push_back(std::move(*g));
+        c.guards_seen = true;
+      }
+      c.has_graph = true;
+      closed_.insert(*id);
+      return;
+    }
+    if (r.artifact == "output_code") {
+      if (!id) return;
+      for (const auto& l : r.lines)
+        if (starts_with(l, "# AOT ID: ")) {
+          auto& c = out_.at(session_, *id, r.locs[0], "torch_logs");
+          auto q1 = l.find('\''), q2 = l.rfind('\'');
+          if (q1 != std::string::npos && q2 > q1) add_unique(c.aot_ids, l.substr(q1 + 1, q2 - q1 - 1));
+          break;
+        }
+      return;
+    }
+    if (!r.artifact.empty()) return;
+    // Component logs (no artifact): inductor debug-trace lines, dynamic-shape messages, limits.
+    auto dt = first.find(" debug trace: ");
+    if (dt != std::string::npos && id) {
+      auto& c = out_.at(session_, *id, r.locs[0], "torch_logs");
+      add_unique(c.compile_dirs, trim(first.substr(dt + 14)));
+      return;
+    }
+    if (starts_with(first, "create_symbol ") && id) {
+      // create_symbol zf2 = 2.0 for L['___stack0'] [-oo, oo] <user code>  # <file>:<line> in <fn> (...)
+      int s = session_for(*id, false);
+      auto& c = out_.at(s, *id, r.locs[0], "torch_logs");
+      std::string t = first.substr(14);
+      auto eq = t.find(" = "), fo = t.find(" for ");
+      if (eq != std::string::npos && fo != std::string::npos && fo > eq) {
+        std::string sym = t.substr(0, eq), hint = t.substr(eq + 3, fo - eq - 3);
+        std::string src = t.substr(fo + 5);
+        auto br = src.find(" [");
+        if (br != std::string::npos) src = src.substr(0, br);
+        c.symbols.push_back({sym, hint});
+        c.symbol_sources.push_back({sym, src});
+      }
+      return;
+    }
+    if (starts_with(first, "eval ") && first.find(" [guard added]") != std::string::npos && id) {
+      auto& c = out_.at(session_, *id, r.locs[0], "torch_logs");
+      add_unique(c.shape_env_guards, first.substr(5, first.find(" [guard added]") - 5));
+      return;
+    }
+    if (starts_with(first, "set_replacement ") && id) {
+      // set_replacement zf2 = 2.00000000000000 (trivial_lhs) VR[...]
+      std::string t = first.substr(16);
+      auto eq = t.find(" = ");
+      if (eq != std::string::npos && starts_with(t, "zf")) {
+        auto& c = out_.at(session_, *id, r.locs[0], "torch_logs");
+        std::string v = t.substr(eq + 3);
+        auto sp = v.find(' ');
+        add_unique(c.specializations, t.substr(0, eq) + "=" + v.substr(0, sp));
+      }
+      return;
+    }
+    for (size_t i = 0; i < r.lines.size(); ++i) {
+      const std::string& l = r.lines[i];
+      if (l.find("hit config.recompile_limit") != std::string::npos ||
+          l.find("hit config.cache_size_limit") != std::string::npos) {
+        std::string text = trim(l);
+        for (size_t k = i + 1; k < r.lines.size() && k <= i + 3; ++k) {
+          std::string t = trim(r.lines[k]);
+          text += "\n" + t;
+          if (starts_with(t, "function: '")) {
+            auto q = t.find('\'', 11);
+            if (q != std::string::npos) out_.limit_hit_functions.push_back(t.substr(11, q - 11));
+          }
+        }
+        auto lp = l.find("limit (");
+        if (lp != std::string::npos) out_.recompile_limit = std::atoi(l.c_str() + lp + 7);
+        out_.recompile_limit_hits.push_back(text);
+        return;
+      }
+    }
+  }
+
+  void note_user_file(const std::string& f) {
+    if (f.empty() || f.find("/torch/") != std::string::npos) return;
+    add_unique(out_.user_files, f);
+  }
+
+  std::string path_;
+  LogFacts& out_;
+  DiagSink& diags_;
+  Record cur_;
+  int session_ = 0;
+  std::set<CompileId> closed_;
+  bool warned_utf8_ = false;
+};
+
+}  // namespace
+
+bool read_torch_logs(const std::string& path, LogFacts& out, DiagSink& diags) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    diags.error("dynamo-log-unreadable", "cannot open TORCH_LOGS file", {path, 0, 0});
+    return false;
+  }
+  TorchLogsReader r(path, out, diags);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) r.feed(line, ++n);
+  r.finish();
+  return true;
+}
+
+bool read_dynamo_debug_log(const std::string& path, LogFacts& out, DiagSink& diags) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    diags.error("dynamo-log-unreadable", "cannot open torchdynamo/debug.log", {path, 0, 0});
+    return false;
+  }
+  std::vector<std::string> lines;
+  std::vector<SourceLoc> locs;
+  auto flush = [&] {
+    if (!lines.empty()) {
+      GraphBreak gb = parse_graph_break(lines, locs);
+      gb.session = -1;
+      out.breaks.push_back(std::move(gb));
+    }
+    lines.clear();
+    locs.clear();
+  };
+  std::string line;
+  int n = 0;
+  bool warned = false;
+  while (std::getline(in, line)) {
+    ++n;
+    ++out.lines;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (sanitize_utf8(line) && !warned) {
+      warned = true;
+      diags.warning("dynamo-log-encoding", "invalid UTF-8 bytes replaced (first at this line)", {path, n, 0});
+    }
+    if (starts_with(line, "Graph break")) {
+      flush();
+      if (line.find(" in user code at ") == std::string::npos) continue;  // "Graph break from `Tensor.item()`"
+    }
+    if (!lines.empty() || starts_with(line, "Graph break")) {
+      lines.push_back(line);
+      locs.push_back({path, n, 0});
+    }
+  }
+  flush();
+  return true;
+}
+
+}  // namespace ilint::dynamo

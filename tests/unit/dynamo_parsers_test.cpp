@@ -1,0 +1,398 @@
+// The Dynamo log readers on the real captures in fixtures/, and on damaged copies of them.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "analyzer/dynamo/guard_text.h"
+#include "analyzer/dynamo/literals.h"
+#include "analyzer/dynamo/log_line.h"
+#include "analyzer/dynamo/readers.h"
+
+namespace fs = std::filesystem;
+using namespace ilint;
+using namespace ilint::dynamo;
+
+namespace {
+const std::string kFixtures = ILINT_FIXTURES_DIR;
+
+std::string find_one(const std::string& dir, const std::string& suffix) {
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file() && ends_with(e.path().string(), suffix)) return e.path().string();
+  return {};
+}
+std::string trace_of(const std::string& capture) {
+  for (const auto& e : fs::directory_iterator(kFixtures + "/" + capture + "/trace")) return e.path().string();
+  return {};
+}
+std::string line_of(const std::string& path, int n) {
+  std::ifstream in(path);
+  std::string l;
+  for (int i = 0; i < n && std::getline(in, l); ++i) {
+  }
+  return l;
+}
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+const CompileFacts* facts(const LogFacts& lf, int session, const std::string& id) {
+  for (const auto& c : lf.compiles)
+    if (c.session == session && c.id.str() == id) return &c;
+  return nullptr;
+}
+size_t count_code(const DiagSink& d, const std::string& code) {
+  size_t n = 0;
+  for (const auto& x : d.sorted()) n += x.code == code;
+  return n;
+}
+fs::path temp_dir(const std::string& name) {
+  fs::path p = fs::temp_directory_path() / ("ilint_dynamo_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+}  // namespace
+
+TEST(DynamoLogLine, Md5KnownVectors) {
+  EXPECT_EQ(md5_hex(""), "d41d8cd98f00b204e9800998ecf8427e");
+  EXPECT_EQ(md5_hex("abc"), "900150983cd24fb0d6963f7d28e17f72");
+  EXPECT_EQ(md5_hex("The quick brown fox jumps over the lazy dog"), "9e107d9d372bb6826bd81d3542a419d6");
+  // 56..64 bytes: the length needs a second padding block.
+  EXPECT_EQ(md5_hex(std::string(56, 'a')), "3b0c8ac703f828b04c6c197006d17218");
+}
+
+TEST(DynamoLogLine, GlogPrefix) {
+  auto g = parse_glog_line(
+      "V1202 12:16:15.629000 474 torch/_dynamo/guards.py:4760] [2/1] [__recompiles] Recompiling function f in x.py:10");
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->level, 'V');
+  EXPECT_EQ(g->pid, "474");
+  EXPECT_EQ(g->src_file, "torch/_dynamo/guards.py");
+  EXPECT_EQ(g->src_line, 4760);
+  EXPECT_EQ(g->rest, "[2/1] [__recompiles] Recompiling function f in x.py:10");
+  auto r = parse_glog_line("[rank0]:W0120 22:19:48.783000 2343082 site-packages/torch/x.py:611] hello");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->rest, "hello");
+  EXPECT_FALSE(parse_glog_line("Traceback (most recent call last):"));
+  EXPECT_FALSE(parse_glog_line("V1202 12:16:15.629000 474 no-bracket"));
+  EXPECT_FALSE(parse_glog_line(""));
+}
+
+TEST(DynamoLogLine, CompileIds) {
+  auto a = parse_compile_id("0/0");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->str(), "0/0");
+  auto b = parse_compile_id("1/0_1");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->frame_id, 1);
+  EXPECT_EQ(b->frame_compile_id, 0);
+  EXPECT_EQ(b->attempt, 1);
+  EXPECT_EQ(b->str(), "1/0_1");
+  auto c = parse_compile_id("2/1_1");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->str(), "2/1_1");
+  auto d = parse_compile_id("!0/1/0");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->str(), "1/0");
+  EXPECT_FALSE(parse_compile_id("__guards"));
+  EXPECT_FALSE(parse_compile_id("2/x"));
+  EXPECT_FALSE(parse_compile_id("/"));
+}
+
+TEST(DynamoLogLine, Utf8Repair) {
+  std::string s = "ok \xff\xfe end \xc3\xa9";
+  EXPECT_TRUE(sanitize_utf8(s));
+  EXPECT_EQ(s, "ok \xEF\xBF\xBD\xEF\xBF\xBD end \xc3\xa9");
+  std::string t = "plain";
+  EXPECT_FALSE(sanitize_utf8(t));
+}
+
+TEST(DynamoGuards, TreeLines) {
+  SourceLoc at{"stderr.txt", 7, 0};
+  int depth = -1;
+  auto g = parse_guard_tree_line(
+      "| | +- EQUALS_MATCH: L['___stack0'] == 1.0                                         # bc1 = 1 - 0.9 ** step  # "
+      "ork/steering/probe/seed1.py:11 in torch_dynamo_resume_in_adam_step_at_10",
+      at, &depth);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(depth, 2);
+  EXPECT_EQ(g->kind, "EQUALS_MATCH");
+  EXPECT_EQ(g->source, "L['___stack0']");
+  EXPECT_EQ(g->value, "1.0");
+  ASSERT_TRUE(g->user_loc);
+  EXPECT_EQ(g->user_loc->file, "ork/steering/probe/seed1.py");
+  EXPECT_EQ(g->user_loc->line, 11);
+  EXPECT_EQ(g->log_loc, at);
+
+  auto l1 = parse_guard_tree_line(
+      "+- LAMBDA_GUARD: ___as_tensor(L['___stack0']).item() == 2.0  # (unknown source ___as_tensor(L['___stack0']).item(), please file a bug)",
+      at);
+  ASSERT_TRUE(l1);
+  EXPECT_EQ(l1->kind, "LAMBDA_GUARD");
+  EXPECT_EQ(l1->source, "L['___stack0']");
+  EXPECT_EQ(l1->value, "2.0");
+  EXPECT_FALSE(l1->user_loc);
+
+  auto l2 = parse_guard_tree_line(
+      "+- LAMBDA_GUARD: L['___stack0'] == 2.0  # (_dynamo/output_graph.py:2916 in remove_tensorify_specialized_graphargs)", at);
+  ASSERT_TRUE(l2);
+  EXPECT_EQ(l2->value, "2.0");
+  EXPECT_FALSE(l2->user_loc);
+
+  auto ty = parse_guard_tree_line(
+      "| | +- TYPE_MATCH: ___check_type_id(L['___stack0'], 10720960), type=<class 'float'>  # bc1 = 1 - 0.9 ** step  # "
+      "ork/steering/probe/seed1.py:11 in torch_dynamo_resume_in_adam_step_at_10 (HINT: type float)",
+      at);
+  ASSERT_TRUE(ty);
+  EXPECT_EQ(ty->kind, "TYPE_MATCH");
+  EXPECT_EQ(ty->source, "L['___stack0']");
+  ASSERT_TRUE(ty->user_loc);
+  EXPECT_EQ(ty->user_loc->line, 11);
+
+  auto mgr = parse_guard_tree_line(
+      "| +- GuardManager: source=L['___stack0'], accessed_by=FrameLocalsGuardAccessor(key='___stack0', framelocals_idx=2), "
+      "type=<class 'float'>, tag_safe=(True, False)",
+      at);
+  ASSERT_TRUE(mgr);
+  EXPECT_EQ(mgr->kind, "GuardManager");
+  EXPECT_EQ(mgr->source, "L['___stack0']");
+  EXPECT_EQ(mgr->value, "float");
+
+  auto amb = parse_guard_tree_line(
+      "| +- DEFAULT_DEVICE: utils_device.CURRENT_DEVICE == None                           # _dynamo/output_graph.py:951 in init_ambient_guards",
+      at);
+  ASSERT_TRUE(amb);
+  EXPECT_FALSE(amb->user_loc);  // Dynamo's own file, not user code
+
+  EXPECT_FALSE(parse_guard_tree_line("+- RootGuardManager", at));
+  EXPECT_FALSE(parse_guard_tree_line("TREE_GUARD_MANAGER:", at));
+  EXPECT_FALSE(parse_guard_tree_line("| | +- ", at));
+  EXPECT_EQ(local_name_of("L['___stack0']"), "___stack0");
+  EXPECT_EQ(local_name_of("___as_tensor(L['x'])"), "x");
+  EXPECT_EQ(local_name_of("L['self'].param_groups[0]['lr']"), "");
+}
+
+TEST(DynamoGuards, RecompileReasons) {
+  auto f = parse_guard_failure(
+      "2/0: ___stack0 == 1.0                                         # bc1 = 1 - 0.9 ** step  # ork/steering/probe/seed1.py:11 in "
+      "torch_dynamo_resume_in_adam_step_at_10");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->compile_id, "2/0");
+  EXPECT_EQ(f->source, "___stack0");
+  EXPECT_EQ(f->value, "1.0");
+  ASSERT_TRUE(f->user_loc);
+  EXPECT_EQ(f->user_loc->line, 11);
+  auto g = parse_guard_failure("2/1: ___as_tensor(___stack0).item() == 2.0  # (unknown source ___as_tensor(___stack0).item(), please file a bug)");
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->source, "___stack0");
+  EXPECT_EQ(g->value, "2.0");
+  EXPECT_FALSE(parse_guard_failure("User stack trace:"));
+  auto h = parse_guard_failure("3/1: tensor 'O' dtype mismatch. expected Float, actual BFloat16");
+  ASSERT_TRUE(h);
+  EXPECT_TRUE(h->value.empty());
+}
+
+TEST(DynamoLiterals, FloatTokens) {
+  auto t = float_tokens("tmp2 = tl.full([1], -0.005263157894736844, tl.float32)");
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0], "-0.005263157894736844");
+  EXPECT_TRUE(float_tokens("tmp0 = tl.load(in_ptr0 + (x0), xmask)").empty());
+  auto u = float_tokens("tmp3 = tmp1 * 1e-08 + 2.5");
+  ASSERT_EQ(u.size(), 2u);
+  EXPECT_EQ(u[0], "1e-08");
+  EXPECT_EQ(u[1], "2.5");
+  EXPECT_TRUE(float_tokens("x = 'a 1.5 string'").empty());
+  auto a = split_args("sqrt, 0.031622776601683805");
+  ASSERT_EQ(a.size(), 2u);
+  EXPECT_EQ(a[1], "0.031622776601683805");
+}
+
+TEST(DynamoTorchLogs, S1CudaCompilesGuardsAndSessions) {
+  std::string path = kFixtures + "/s1_cuda/stderr.txt";
+  LogFacts lf;
+  DiagSink d;
+  ASSERT_TRUE(read_torch_logs(path, lf, d));
+  // The capture compiles with inductor, then (after torch._dynamo.reset()) with aot_eager.
+  EXPECT_EQ(lf.sessions, 2);
+  const CompileFacts* c20 = facts(lf, 0, "2/0");
+  ASSERT_NE(c20, nullptr);
+  const Guard* eq = nullptr;
+  for (const auto& g : c20->guards)
+    if (g.kind == "EQUALS_MATCH" && g.source == "L['___stack0']") eq = &g;
+  ASSERT_NE(eq, nullptr);
+  EXPECT_EQ(eq->value, "1.0");
+  // The position is exact: that line of the file is the guard.
+  EXPECT_NE(line_of(path, eq->log_loc.line).find("EQUALS_MATCH: L['___stack0'] == 1.0"), std::string::npos);
+  ASSERT_EQ(c20->compile_dirs.size(), 1u);
+  EXPECT_TRUE(ends_with(c20->compile_dirs[0], "model__1_inference_1.1"));
+  const CompileFacts* c22 = facts(lf, 0, "2/2");
+  ASSERT_NE(c22, nullptr);
+  EXPECT_EQ(c22->function, "torch_dynamo_resume_in_adam_step_at_10");
+  ASSERT_EQ(c22->failures.size(), 2u);
+  EXPECT_EQ(c22->failures[0].compile_id, "2/1");
+  EXPECT_EQ(c22->failures[1].compile_id, "2/0");
+  EXPECT_NE(line_of(path, c22->recompile_log_loc.line).find("Recompiling function torch_dynamo_resume_in_adam_step_at_10"),
+            std::string::npos);
+  // The same compile ids exist again in the aot_eager session, without compile folders.
+  const CompileFacts* s1 = facts(lf, 1, "2/2");
+  ASSERT_NE(s1, nullptr);
+  EXPECT_TRUE(s1->compile_dirs.empty());
+  // Graph breaks with their user traceback.
+  ASSERT_EQ(lf.breaks.size(), 4u);
+  const GraphBreak& gb = lf.breaks[1];
+  EXPECT_EQ(gb.compile_id, "1/0");
+  EXPECT_EQ(gb.user_loc.line, 10);
+  EXPECT_TRUE(ends_with(gb.user_loc.file, "seed1.py"));
+  EXPECT_EQ(gb.kind, "item");
+  EXPECT_EQ(gb.user_code, "step = step_t.item()  # graph break");
+  EXPECT_EQ(gb.function, "adam_step");
+  EXPECT_FALSE(gb.frame_skipped);
+  EXPECT_TRUE(lf.breaks[0].frame_skipped);  // train_loop: graph break in a loop
+  EXPECT_EQ(count_code(d, "dynamo-log-encoding"), 0u);
+}
+
+TEST(DynamoTorchLogs, DynamicCreateSymbol) {
+  LogFacts lf;
+  DiagSink d;
+  ASSERT_TRUE(read_torch_logs(kFixtures + "/s1_dynfloat_3/stderr.txt", lf, d));
+  const CompileFacts* c = facts(lf, 0, "2/1");
+  ASSERT_NE(c, nullptr);
+  ASSERT_FALSE(c->symbols.empty());
+  EXPECT_EQ(c->symbols[0].first, "zf2");
+  EXPECT_EQ(c->symbols[0].second, "2.0");
+  EXPECT_EQ(c->symbol_sources[0].second, "L['___stack0']");
+  const CompileFacts* c11 = facts(lf, 0, "2/1_1");
+  ASSERT_NE(c11, nullptr);
+  ASSERT_FALSE(c11->specializations.empty());
+  EXPECT_EQ(c11->specializations[0], "zf2=2.00000000000000");
+  bool eq = false;
+  for (const auto& g : c11->shape_env_guards) eq |= g == "Eq(zf2, 2.0)";
+  EXPECT_TRUE(eq);
+}
+
+TEST(DynamoTrace, S1CudaEventsAndPayloadChecksums) {
+  std::string path = trace_of("s1_cuda");
+  LogFacts lf;
+  DiagSink d;
+  ASSERT_TRUE(read_trace_log(path, lf, d));
+  // Every payload of the real file matches its recorded md5.
+  EXPECT_EQ(count_code(d, "trace-payload-mismatch"), 0u);
+  EXPECT_EQ(count_code(d, "trace-bad-envelope"), 0u);
+  EXPECT_EQ(lf.sessions, 2);
+  EXPECT_EQ(lf.recompile_limit, 8);
+  const CompileFacts* c21 = facts(lf, 0, "2/1");
+  ASSERT_NE(c21, nullptr);
+  ASSERT_FALSE(c21->graph_inputs.empty());
+  EXPECT_EQ(c21->graph_inputs[0], "L_stack0_: f64[][]cpu");
+  ASSERT_FALSE(c21->failures.empty());
+  EXPECT_EQ(c21->failures[0].compile_id, "2/0");
+  const CompileFacts* c211 = facts(lf, 0, "2/1_1");
+  ASSERT_NE(c211, nullptr);
+  ASSERT_EQ(c211->aot_ids.size(), 1u);
+  EXPECT_EQ(c211->aot_ids[0], "3_inference");
+  ASSERT_EQ(c211->restart_reasons.size(), 1u);
+  EXPECT_NE(c211->restart_reasons[0].find("TensorifyScalarRestartAnalysis"), std::string::npos);
+  EXPECT_EQ(c211->function, "torch_dynamo_resume_in_adam_step_at_10");
+  EXPECT_TRUE(c211->guards_seen);
+  bool lambda = false;
+  for (const auto& g : c211->guards) lambda |= g.kind == "LAMBDA_GUARD" && g.value == "2.0";
+  EXPECT_TRUE(lambda);
+  EXPECT_FALSE(c211->output_code_hash.empty());
+  bool miss = false;
+  for (const auto& e : c211->cache_events) miss |= e == "fx_graph_cache_miss";
+  EXPECT_TRUE(miss);
+  // dynamo_start gives the frame's function and user line.
+  const CompileFacts* c10 = facts(lf, 0, "1/0");
+  ASSERT_NE(c10, nullptr);
+  EXPECT_EQ(c10->function, "adam_step");
+  EXPECT_EQ(c10->code_loc.line, 6);
+  EXPECT_FALSE(lf.breaks.empty());
+}
+
+TEST(DynamoDebugLog, GraphBreaks) {
+  LogFacts lf;
+  DiagSink d;
+  ASSERT_TRUE(read_dynamo_debug_log(find_one(kFixtures + "/s1_cuda", "torchdynamo/debug.log"), lf, d));
+  ASSERT_EQ(lf.breaks.size(), 4u);
+  for (const auto& b : lf.breaks) {
+    EXPECT_EQ(b.user_loc.line, 10);
+    EXPECT_EQ(b.kind, "item");
+  }
+  EXPECT_EQ(lf.breaks[1].user_code, "step = step_t.item()  # graph break");
+}
+
+TEST(DynamoTrace, TruncatedMidEnvelopeAndMidPayload) {
+  std::string src = slurp(trace_of("s1_cuda"));
+  fs::path dir = temp_dir("trunc");
+  // Cut inside the JSON of the compilation_metrics envelope of compile 2/0.
+  auto env = src.find("{\"compilation_metrics\": {\"compile_id\": \"2/0\"");
+  ASSERT_NE(env, std::string::npos);
+  {
+    std::ofstream o(dir / "mid_envelope.log", std::ios::binary);
+    o << src.substr(0, env + 60);
+  }
+  LogFacts lf;
+  DiagSink d;
+  ASSERT_TRUE(read_trace_log((dir / "mid_envelope.log").string(), lf, d));
+  ASSERT_EQ(count_code(d, "trace-bad-envelope"), 1u);
+  for (const auto& x : d.sorted())
+    if (x.code == "trace-bad-envelope") {
+      EXPECT_GT(x.loc.line, 0);
+      EXPECT_NE(x.message.find("truncated"), std::string::npos);
+    }
+  EXPECT_NE(facts(lf, 0, "2/0"), nullptr);  // what came before the cut is kept
+  // Cut inside the guard payload of 2/1_1.
+  auto guards = src.find("{\"dynamo_cpp_guards_str\": {}, \"frame_id\": 2, \"frame_compile_id\": 1, \"attempt\": 1");
+  ASSERT_NE(guards, std::string::npos);
+  {
+    std::ofstream o(dir / "mid_payload.log", std::ios::binary);
+    o << src.substr(0, guards + 2000);
+  }
+  LogFacts lf2;
+  DiagSink d2;
+  ASSERT_TRUE(read_trace_log((dir / "mid_payload.log").string(), lf2, d2));
+  EXPECT_EQ(count_code(d2, "trace-payload-mismatch"), 1u);
+  fs::remove_all(dir);
+}
+
+TEST(DynamoReaders, NonUtf8AndGarbageDoNotCrash) {
+  fs::path dir = temp_dir("garbled");
+  std::string src = slurp(kFixtures + "/s1_cuda/stderr.txt");
+  // Non-UTF-8 bytes inside a guard comment.
+  auto p = src.find("# bc1 = 1 - 0.9 ** step");
+  ASSERT_NE(p, std::string::npos);
+  src.insert(p + 2, "\xff\xfe\xc3");
+  {
+    std::ofstream o(dir / "stderr.txt", std::ios::binary);
+    o << src;
+  }
+  LogFacts lf;
+  DiagSink d;
+  ASSERT_TRUE(read_torch_logs((dir / "stderr.txt").string(), lf, d));
+  EXPECT_EQ(count_code(d, "dynamo-log-encoding"), 1u);
+  EXPECT_NE(facts(lf, 0, "2/0"), nullptr);
+  // Pure garbage, binary zeros and a line of 1 MB: read without a crash.
+  {
+    std::ofstream o(dir / "garbage.log", std::ios::binary);
+    for (int i = 0; i < 5000; ++i) o << static_cast<char>((i * 131) % 256);
+    o << "\nV1202 12:16:15.629000 474 torch/x.py:1] {\"dynamo_start\": [1,2\n\t\tpayload\n";
+    o << std::string(1 << 20, '{') << "\n";
+    o << "V1202 12:16:15.629000 474 torch/x.py:1] {\"frame_id\": \"x\", \"dynamo_start\": 3}\n";
+  }
+  LogFacts g1, g2, g3;
+  DiagSink dg;
+  EXPECT_TRUE(read_trace_log((dir / "garbage.log").string(), g1, dg));
+  EXPECT_TRUE(read_torch_logs((dir / "garbage.log").string(), g2, dg));
+  EXPECT_TRUE(read_dynamo_debug_log((dir / "garbage.log").string(), g3, dg));
+  EXPECT_GE(count_code(dg, "trace-bad-envelope"), 1u);
+  // A missing file is a diagnostic, not a crash.
+  LogFacts m;
+  DiagSink dm;
+  EXPECT_FALSE(read_trace_log((dir / "nope.log").string(), m, dm));
+  EXPECT_EQ(count_code(dm, "dynamo-log-unreadable"), 1u);
+  fs::remove_all(dir);
+}
