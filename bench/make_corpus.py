@@ -7,8 +7,9 @@ size, so a benchmark can take the first 1/4, 1/2 or all shards as three input si
 
 Two modes:
   varied     each replica's kernels are renamed consistently (every file of the folder, whole words:
-             triton_poi_fused_add_0 -> triton_poi_fused_add_0_r17), so no two kernel sources are the
-             same bytes; readers that cache by source hash (the Clang C++ reader) cannot reuse work.
+             triton_poi_fused_add_0 -> triton_poi_fused_add_0_r17; a C++ kernel's `extern "C" void
+             kernel(` -> `kernel_r17(`), so no two kernel sources are the same bytes; readers that
+             cache by source hash (the Clang C++ reader) cannot reuse work.
   identical  the folders are byte-for-byte copies (hard links to the fixture files where the file
              system allows, else copies): every kernel source repeats.
 
@@ -22,6 +23,7 @@ import re
 import shutil
 import sys
 
+CPP_KERNEL_FN = re.compile(rb'(extern "C"\s+void\s+)kernel\(')
 KERNEL_DEF = re.compile(rb"^(\w+) = async_compile\.(?:triton|cpp_pybinding|cpp)\(", re.M)
 
 
@@ -62,6 +64,10 @@ def write_replica(folder, dst, replica, mode):
     for name, data in folder["files"].items():
         if pattern is not None:
             data = pattern.sub(lambda m: m.group(1) + suffix, data)
+        if name == "output_code.py":
+            # C++ kernel sources name their function `kernel`, not the wrapper's variable: rename
+            # it too, or every replica's C++ source would still be the same bytes.
+            data = CPP_KERNEL_FN.sub(lambda m: m.group(1) + b"kernel" + suffix + b"(", data)
         with open(os.path.join(dst, name), "wb") as f:
             f.write(data)
 

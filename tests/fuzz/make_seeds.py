@@ -9,6 +9,9 @@ not committed). One folder per target under OUT:
                     comment blocks of output_code.py
   fuzz_fx_json      FX graph JSON documents (the inductor_lint_fx_graph format read by parse_fx_json)
                     made from the nodes of each fx_graph_readable.py, plus the provenance JSON files
+  fuzz_dynamo_lines / fuzz_dynamo_logs
+                    TORCH_LOGS text (stderr.txt), torchdynamo/debug.log and TORCH_TRACE logs, cut at
+                    line boundaries into pieces of about 8 KB (the first 8 pieces of each file)
 Files are named by content hash so re-running is idempotent. Prints the count per target.
 """
 import hashlib
@@ -53,11 +56,34 @@ def val(ann):
             "stride": [s for s in (m.group(3) or "").split(", ") if s], "device": m.group(4) or "cpu"}
 
 
+def log_pieces(text, size=8192, most=8):
+    piece, out = [], []
+    n = 0
+    for line in text.splitlines(keepends=True):
+        piece.append(line)
+        n += len(line)
+        if n >= size:
+            out.append("".join(piece))
+            piece, n = [], 0
+            if len(out) >= most:
+                return out
+    if piece:
+        out.append("".join(piece))
+    return out
+
+
 def main():
     fixtures, out = sys.argv[1], sys.argv[2]
     for dp, dn, fn in sorted(os.walk(fixtures)):
         for name in sorted(fn):
             path = os.path.join(dp, name)
+            if name == "stderr.txt" or name.startswith("dedicated_log_torch_trace") or (
+                    name == "debug.log" and os.path.basename(dp) == "torchdynamo"):
+                with open(path, errors="replace") as f:
+                    for piece in log_pieces(f.read()):
+                        put(out, "fuzz_dynamo_lines", piece)
+                        put(out, "fuzz_dynamo_logs", piece)
+                continue
             if name in ("output_code.py", "fx_graph_readable.py", "fx_graph_runnable.py", "fx_graph_transformed.py",
                         "inductor_provenance_tracking_node_mappings.json"):
                 with open(path, errors="replace") as f:
