@@ -134,20 +134,20 @@ def fmt_bytes(n):
 
 def table(rows, jobs):
     j1 = "lint_j%d" % jobs[0]
-    out = ["| input | files read | bytes read | lint -j%d wall (cpu) | %s | python ast wall (cpu) | cat wall "
-           "| lint / python (cpu) | lint / cat | peak RSS | RSS / bytes |" %
-           (jobs[0], " | ".join("lint -j%d wall" % j for j in jobs[1:]) or "-"),
+    out = ["| input | files read | bytes read | lint -j%d wall (cpu) | %s | python ast wall (cpu) | cat wall (cpu) "
+           "| lint / python wall (cpu) | lint / cat wall (cpu) | peak RSS | RSS / bytes |" %
+           (jobs[0], " | ".join("lint -j%d wall (-j%d / -j%d)" % (j, jobs[0], j) for j in jobs[1:]) or "-"),
            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         L, C = r[j1], r["cat"]
         P = r.get("python")
         others = " | ".join("%.2f s (x%.2f)" % (r["lint_j%d" % j]["wall"], L["wall"] / r["lint_j%d" % j]["wall"])
                             for j in jobs[1:]) or "-"
-        out.append("| %s | %d | %s | %.2f s (%.2f s) | %s | %s | %.2f s | %s | %.1fx | %s | %.2fx |" % (
+        out.append("| %s | %d | %s | %.2f s (%.2f s) | %s | %s | %.2f s (%.2f s) | %s | %.1fx (%.1fx) | %s | %.2fx |" % (
             r["label"], r["files"], fmt_bytes(r["bytes"]), L["wall"], L["cpu"], others,
-            "%.2f s (%.2f s)" % (P["wall"], P["cpu"]) if P else "-", C["wall"],
+            "%.2f s (%.2f s)" % (P["wall"], P["cpu"]) if P else "-", C["wall"], C["cpu"],
             "%.2f (%.2f)" % (L["wall"] / P["wall"], L["cpu"] / P["cpu"]) if P else "-",
-            L["wall"] / C["wall"], fmt_bytes(L["rss"]), L["rss"] / r["bytes"]))
+            L["wall"] / C["wall"], L["cpu"] / max(C["cpu"], 1e-3), fmt_bytes(L["rss"]), L["rss"] / r["bytes"]))
     return "\n".join(out)
 
 
@@ -165,7 +165,14 @@ def main():
     ap.add_argument("--skip-identical", action="store_true")
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--json", help="write the raw numbers here")
+    ap.add_argument("--render", help="print the tables of a --json file from an earlier run, and exit")
     a = ap.parse_args()
+    if a.render:
+        with open(a.render) as f:
+            d = json.load(f)
+        report(d["fixtures"], d["corpus"], d["corpus_info"], [int(j) for j in a.jobs.split(",")],
+               d.get("repeat", a.repeat), d.get("corpus_repeat", a.corpus_repeat), d.get("baseline"), d.get("bin"))
+        return
     a.bin = os.path.abspath(a.bin)
     jobs = [int(j) for j in a.jobs.split(",")]
     extra = [("baseline_j1", os.path.abspath(a.baseline_bin))] if a.baseline_bin else []
@@ -205,9 +212,17 @@ def main():
             shutil.rmtree(out)
     shutil.rmtree(scratch, ignore_errors=True)
 
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"fixtures": fixture_rows, "corpus": corpus_rows, "corpus_info": corpus_info, "repeat": a.repeat,
+                       "corpus_repeat": a.corpus_repeat, "baseline": a.baseline_bin, "bin": a.bin}, f, indent=1)
+    report(fixture_rows, corpus_rows, corpus_info, jobs, a.repeat, a.corpus_repeat, a.baseline_bin, a.bin)
+
+
+def report(fixture_rows, corpus_rows, corpus_info, jobs, repeat, corpus_repeat, baseline_bin, this_bin):
     print()
     if fixture_rows:
-        print("Fixtures (real captures; median of %d runs each):\n" % a.repeat)
+        print("Fixtures (real captures; median of %d runs each):\n" % repeat)
         print(table(fixture_rows, jobs))
         tot = {"label": "**all fixtures, summed**", "files": sum(r["files"] for r in fixture_rows),
                "bytes": sum(r["bytes"] for r in fixture_rows)}
@@ -219,27 +234,24 @@ def main():
     if corpus_rows:
         print("Replicated corpus (%s; %d run(s) per measurement):\n" % (
             ", ".join("%s: %d compiles, %d kernels" % (m, i["compiles"], i["kernels"]) for m, i in corpus_info.items()),
-            a.corpus_repeat))
+            corpus_repeat))
         print(table(corpus_rows, jobs))
         print()
         v = [r for r in corpus_rows if r["label"].startswith("corpus varied")]
+        j1 = "lint_j%d" % jobs[0]
         if len(v) >= 2:
-            j1 = "lint_j%d" % jobs[0]
-            print("Scaling (varied corpus, lint -j%d): " % jobs[0] + ", ".join(
-                "%s -> %.2f s/GB read, %.1f us/kernel" % (fmt_bytes(r["bytes"]), r[j1]["wall"] / (r["bytes"] / 1e9),
-                                                        r[j1]["wall"] * 1e6 / r["kernels"]) for r in v))
-        if extra:
-            print("\nBaseline binary %s (-j1) vs %s (-j1):\n" % (a.baseline_bin, a.bin))
-            print("| input | baseline wall (cpu) | this wall (cpu) | speed-up (cpu) | baseline RSS | this RSS |")
+            print("Scaling (varied corpus, lint -j%d, CPU time): " % jobs[0] + ", ".join(
+                "%s -> %.1f s/GB, %.0f us/kernel" % (fmt_bytes(r["bytes"]), r[j1]["cpu"] / (r["bytes"] / 1e9),
+                                                    r[j1]["cpu"] * 1e6 / r["kernels"]) for r in v))
+        if baseline_bin and v and "baseline_j1" in v[0]:
+            print("\nBaseline binary %s (-j1) vs %s (-j1), same sets, same run:\n" % (baseline_bin, this_bin))
+            print("| input | baseline wall (cpu) | this wall (cpu) | speed-up wall (cpu) | baseline RSS | this RSS |")
             print("|---|---:|---:|---:|---:|---:|")
             for r in corpus_rows:
                 b, t = r["baseline_j1"], r["lint_j1"]
                 print("| %s | %.2f s (%.2f s) | %.2f s (%.2f s) | x%.2f (x%.2f) | %s | %s |" % (
                     r["label"], b["wall"], b["cpu"], t["wall"], t["cpu"], b["wall"] / t["wall"], b["cpu"] / t["cpu"],
                     fmt_bytes(b["rss"]), fmt_bytes(t["rss"])))
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump({"fixtures": fixture_rows, "corpus": corpus_rows, "corpus_info": corpus_info}, f, indent=1)
 
 
 if __name__ == "__main__":
