@@ -13,7 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     size_t nl = all.find('\n');
     std::string_view line = all.substr(0, nl);
     all = nl == std::string_view::npos ? std::string_view() : all.substr(nl + 1);
-    if (auto g = ilint::dynamo::parse_glog_line(line)) line = g->rest;
+    auto glog = ilint::dynamo::parse_glog_line(line);  // kept alive: `line` may view its rest
+    if (glog) line = glog->rest;
     (void)ilint::dynamo::parse_compile_id(line);
     int depth = 0;
     (void)ilint::dynamo::parse_guard_tree_line(line, loc, &depth);
