@@ -1,6 +1,7 @@
 #include "analyzer/ingest/ingest.h"
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -145,7 +146,10 @@ bool parse_compile_dir_name(const std::string& name, int& model_index, std::stri
   static const std::regex re(R"(^.*?__(\d+)_(forward|backward|inference)_(.+)$)");
   std::smatch m;
   if (!std::regex_match(name, m, re)) return false;
-  model_index = std::stoi(m[1].str());
+  // from_chars, not stoi: a folder named model__99999999999_forward_0 threw out_of_range.
+  std::string digits = m[1].str();
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), model_index);
+  if (ec != std::errc() || end != digits.data() + digits.size()) model_index = -1;
   kind = m[2].str();
   trailing = m[3].str();
   return true;

@@ -108,6 +108,20 @@ void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, si
         if (std::find(k.fx_nodes.begin(), k.fx_nodes.end(), n) == k.fx_nodes.end()) k.fx_nodes.push_back(n);
     }
   }
+  // The model of every compile stays in memory until the rules ran: give back the slack that
+  // vector growth left (up to half of each vector; FxNode is several hundred bytes).
+  c.fx.nodes.shrink_to_fit();
+  for (auto& k : c.kernels) {
+    k.fragment.nodes.shrink_to_fit();
+    k.stmts.shrink_to_fit();
+    k.loads.shrink_to_fit();
+    k.stores.shrink_to_fit();
+    k.literals.shrink_to_fit();
+    k.casts.shrink_to_fit();
+  }
+  c.kernels.shrink_to_fit();
+  c.buffers.shrink_to_fit();
+  c.launches.shrink_to_fit();
 }
 
 }  // namespace

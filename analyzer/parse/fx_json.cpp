@@ -58,6 +58,26 @@ std::vector<std::string> strings(const json& a) {
   return out;
 }
 
+// o[key] when it is a string, else "". (json::value(key, "") throws type_error when the field
+// is there with another type: `"op": 5` aborted the analyzer.)
+std::string string_field(const json& o, const char* key) {
+  auto it = o.find(key);
+  return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// Nesting depth, without recursion (the document may be hostile).
+bool nested_deeper_than(const json& j, size_t limit) {
+  std::vector<std::pair<const json*, size_t>> stack{{&j, 0}};
+  while (!stack.empty()) {
+    auto [p, d] = stack.back();
+    stack.pop_back();
+    if (d > limit) return true;
+    if (p->is_structured())
+      for (const auto& c : *p) stack.emplace_back(&c, d + 1);
+  }
+  return false;
+}
+
 }  // namespace
 
 bool parse_fx_json(const std::string& path, const std::string& text, FxGraph& out, std::string& torch_version,
@@ -65,6 +85,14 @@ bool parse_fx_json(const std::string& path, const std::string& text, FxGraph& ou
   json j = json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
     diags.warning("parse-json", "not a JSON document (truncated?)", SourceLoc{path, 1, 0});
+    return false;
+  }
+  // arg_text and nlohmann's dump() recurse once per nesting level: a document nested a hundred
+  // thousand levels deep would overflow the stack. No graph needs more than a few levels.
+  constexpr size_t kMaxNesting = 128;
+  if (nested_deeper_than(j, kMaxNesting)) {
+    diags.warning("parse-fx-json", "JSON nested deeper than " + std::to_string(kMaxNesting) + " levels; not read",
+                  SourceLoc{path, 1, 0});
     return false;
   }
   if (!j.contains("inductor_lint_fx_graph") || !j.contains("nodes") || !j["nodes"].is_array()) {
@@ -88,7 +116,7 @@ bool parse_fx_json(const std::string& path, const std::string& text, FxGraph& ou
     }
     FxNode x;
     x.name = n["name"];
-    x.op = n.value("op", "");
+    x.op = string_field(n, "op");
     x.target = n.contains("target") && n["target"].is_string() ? n["target"].get<std::string>() : "";
     if (x.op == "placeholder" && x.target.empty()) x.target = x.name;
     if (n.contains("args") && n["args"].is_array())
@@ -97,7 +125,7 @@ bool parse_fx_json(const std::string& path, const std::string& text, FxGraph& ou
       for (auto& [k, v] : n["kwargs"].items()) x.kwargs[k] = arg_text(v, x.input_nodes);
     if (n.contains("val") && n["val"].is_object()) {
       const json& v = n["val"];
-      x.kind = kind_of(v.value("kind", ""));
+      x.kind = kind_of(string_field(v, "kind"));
       if (v.contains("dtype") && v["dtype"].is_string()) x.meta.dtype = parse_dtype(v["dtype"].get<std::string>());
       x.meta.shape = strings(v.value("shape", json::array()));
       x.meta.stride = strings(v.value("stride", json::array()));
@@ -110,8 +138,8 @@ bool parse_fx_json(const std::string& path, const std::string& text, FxGraph& ou
       const json& u = n["user_source"];
       if (u.contains("file") && u["file"].is_string() && u.contains("line") && u["line"].is_number_integer()) {
         x.user_loc = SourceLoc{u["file"], u["line"].get<int>(), 0};
-        x.user_function = u.value("function", "");
-        x.user_code = u.value("code", "");
+        x.user_function = string_field(u, "function");
+        x.user_code = string_field(u, "code");
       }
     }
     x.def_loc = SourceLoc{path, 0, 0};

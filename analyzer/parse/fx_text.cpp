@@ -36,7 +36,7 @@ TensorMeta parse_value_annotation(const std::string& text, ValueKind& kind) {
   kind = ValueKind::Other;
   static const RE2 sym(R"(^Sym\((.*)\)$)");
   std::string inner;
-  if (RE2::FullMatch(text, sym, &inner)) {
+  if (text.rfind("Sym(", 0) == 0 && RE2::FullMatch(text, sym, &inner)) {
     // Sym(s0) is an int; Sym(zf0)/Sym(0.5*zf0) a float; Sym(Eq(s0, 1)) a bool.
     if (inner.find("zf") != std::string::npos || inner.find("zuf") != std::string::npos ||
         inner.find('.') != std::string::npos)
@@ -72,6 +72,7 @@ bool parse_graph_fragment_line(const std::string& line, FxNode& out) {
   // %add : Tensor "bf16[8, 1, 5, 15][75, 75, 15, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%slice_3, %slice_4), kwargs = {})
   static const RE2 node(R"re(^%([A-Za-z_][A-Za-z0-9_]*) : ([A-Za-z_]+)(?: "([^"]*)")?(?:\[num_users=\d+\])? = ([a-z_]+)\[target=(.*?)\](?:\(args = \((.*)\), kwargs = \{(.*)\}\))?\s*$)re");
   std::string name, type, ann, op, target, args, kwargs;
+  if (line.empty() || line[0] != '%') return false;  // the regex is anchored on '%': skip it early
   if (!RE2::FullMatch(line, node, &name, &type, &ann, &op, &target, &args, &kwargs)) return false;
   out = FxNode{};
   out.name = name;
@@ -103,6 +104,7 @@ bool parse_file_comment(const std::string& c, SourceLoc& loc, std::string& fn, s
   static const RE2 re(R"(^#\s*File: (.*?):(\d+) in ([^,]*), code: (.*)$)");
   int line = 0;
   std::string file;
+  if (c.find("File: ") == std::string::npos) return false;  // cheap test first: most comments are not this
   if (!RE2::FullMatch(c, re, &file, &line, &fn, &code)) return false;
   loc = SourceLoc{file, line, 0};
   return true;

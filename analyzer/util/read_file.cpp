@@ -1,9 +1,9 @@
 #include "analyzer/util/read_file.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 #include <system_error>
 #include <filesystem>
 
@@ -40,27 +40,33 @@ bool read_text_file(const std::string& path, std::string& out, DiagSink& diags, 
     diags.error("read-failed", std::string("cannot open file: ") + std::strerror(errno), SourceLoc{path, 0, 0});
     return false;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  out = ss.str();
+  // Straight into the string (no stringstream: that costs two extra copies of every file). The
+  // size may change under us: read what is there, then whatever follows.
+  out.resize(static_cast<size_t>(size));
+  in.read(out.data(), static_cast<std::streamsize>(size));
+  out.resize(static_cast<size_t>(in.gcount()));
+  if (in) {
+    char buf[4096];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+      out.append(buf, static_cast<size_t>(in.gcount()));
+      if (out.size() > max_bytes) break;
+    }
+  }
   if (out.empty()) {
     diags.warning("read-empty", "file is empty", SourceLoc{path, 0, 0});
     return true;
   }
-  int line = 1, first_bad_line = 0;
+  int first_bad_line = 0;
   size_t bad = 0;
   for (size_t i = 0; i < out.size();) {
-    if (out[i] == '\n') ++line;
-    if (out[i] == '\0') {
-      if (!first_bad_line) first_bad_line = line;
-      ++bad;
-      out[i] = '?';
+    unsigned char c = static_cast<unsigned char>(out[i]);
+    if (c != 0 && c < 0x80) {  // ASCII: nearly every byte of Inductor output
       ++i;
       continue;
     }
-    size_t n = utf8_len(out, i);
+    size_t n = c == 0 ? 0 : utf8_len(out, i);
     if (n == 0) {
-      if (!first_bad_line) first_bad_line = line;
+      if (!first_bad_line) first_bad_line = 1 + static_cast<int>(std::count(out.begin(), out.begin() + i, '\n'));
       ++bad;
       out[i] = '?';
       n = 1;

@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""inductor-lint benchmark: full analysis against Python's `ast` parse and a plain read of the bytes.
+
+Run through bench/run.sh (see bench/README.md). For each input set it measures, in the same run:
+
+  lint -jN   inductor-lint PATH... --format json -o /dev/null -jN  (ingest, parse, model, all rules)
+  python     python3 -c: os.walk + ast.parse of every output_code.py (what a user would script instead)
+  cat        cat of every file the analyzer opens, listed by strace (the I/O floor)
+
+Each command's wall time, CPU time (user+sys) and peak RSS come from os.wait4 on the child (its own
+rusage and that of the children it waited for). The page cache is warmed by reading every file first.
+Prints a markdown table and writes the raw numbers as JSON (--json).
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+PY_AST = r"""
+import ast, os, sys
+n = 0
+for root in sys.argv[1:]:
+    for dp, dn, fn in os.walk(root):
+        dn.sort()
+        if "output_code.py" in fn:
+            with open(os.path.join(dp, "output_code.py"), "rb") as f:
+                ast.parse(f.read())
+            n += 1
+if n == 0:
+    sys.exit("no output_code.py found")
+"""
+
+
+def measure(cmd, stdout=subprocess.DEVNULL):
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    return {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "rss": ru.ru_maxrss * 1024, "rc": p.returncode}
+
+
+def median_of(cmd, repeat):
+    runs = [measure(cmd) for _ in range(repeat)]
+    for r in runs:
+        if r["rc"] not in (0, 1):  # inductor-lint: 1 = findings
+            sys.exit("command failed (%d): %s" % (r["rc"], " ".join(cmd[:4])))
+    return {k: statistics.median(r[k] for r in runs) for k in ("wall", "cpu", "rss")} | {"n": repeat}
+
+
+def files_opened(lint, paths, workdir):
+    """Regular files inductor-lint opens for reading, in first-open order (strace), else None."""
+    if not shutil.which("strace"):
+        return None
+    log = os.path.join(workdir, "strace.log")
+    subprocess.run(["strace", "-f", "-qq", "-e", "trace=openat", "-o", log, lint, *paths, "--format", "json", "-o",
+                    "/dev/null", "-j1", "--fail-on", "never"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    roots = [os.path.abspath(p) for p in paths]
+    seen, out = set(), []
+    pat = re.compile(r'openat\([^,]+, "((?:[^"\\]|\\.)*)", ([A-Z_|]+)[^)]*\) = \d+')
+    with open(log, errors="replace") as f:
+        for line in f:
+            m = pat.search(line)
+            if not m or "O_DIRECTORY" in m.group(2) or "O_WRONLY" in m.group(2) or "O_RDWR" in m.group(2):
+                continue
+            path = os.path.abspath(m.group(1))
+            if path in seen or not any(path == r or path.startswith(r + "/") for r in roots):
+                continue
+            if os.path.isfile(path):
+                seen.add(path)
+                out.append(path)
+    os.remove(log)
+    return out
+
+
+def files_by_name(paths):
+    """Fallback when strace is missing: the files the analyzer reads, by name."""
+    names = {"output_code.py", "fx_graph_readable.py", "fx_graph_runnable.py",
+             "inductor_provenance_tracking_node_mappings.json", "debug.log", "stderr.txt", "stdout.txt"}
+    out = []
+    for root in paths:
+        for dp, dn, fn in os.walk(root):
+            dn.sort()
+            for n in sorted(fn):
+                if n in names or n.startswith("dedicated_log_torch_trace"):
+                    out.append(os.path.join(dp, n))
+    return out
+
+
+def warm(paths):
+    for root in paths:
+        for dp, dn, fn in os.walk(root):
+            for n in fn:
+                try:
+                    with open(os.path.join(dp, n), "rb") as f:
+                        while f.read(1 << 20):
+                            pass
+                except OSError:
+                    pass
+
+
+def bench_set(a, label, paths, files, repeat, jobs, python=True, workdir=None, extra_bins=()):
+    warm(paths)
+    listing = os.path.join(workdir, "files.txt")
+    with open(listing, "wb") as f:
+        f.write(b"\0".join(p.encode() for p in files))
+    row = {"label": label, "paths": paths, "files": len(files), "bytes": sum(os.path.getsize(p) for p in files),
+           "output_code_bytes": sum(os.path.getsize(p) for p in files if p.endswith("/output_code.py"))}
+    row["cat"] = median_of(["xargs", "-0", "-a", listing, "cat"], repeat)
+    for j in jobs:
+        row["lint_j%d" % j] = median_of([a.bin, *paths, "--format", "json", "-o", "/dev/null", "-j%d" % j,
+                                         "--fail-on", "never"], repeat)
+    for name, b in extra_bins:
+        row[name] = median_of([b, *paths, "--format", "json", "-o", "/dev/null", "-j1", "--fail-on", "never"], repeat)
+    if python:
+        row["python"] = median_of([sys.executable, "-c", PY_AST, *paths], repeat)
+    print("  %-28s %s" % (label, " ".join("%s=%.2fs" % (k, v["wall"]) for k, v in row.items()
+                                          if isinstance(v, dict) and "wall" in v)), file=sys.stderr, flush=True)
+    return row
+
+
+def fmt_bytes(n):
+    for unit, d in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if n >= d:
+            return "%.1f %s" % (n / d, unit)
+    return "%d B" % n
+
+
+def table(rows, jobs):
+    j1 = "lint_j%d" % jobs[0]
+    out = ["| input | files read | bytes read | lint -j%d wall (cpu) | %s | python ast wall (cpu) | cat wall (cpu) "
+           "| lint / python wall (cpu) | lint / cat wall (cpu) | peak RSS | RSS / bytes |" %
+           (jobs[0], " | ".join("lint -j%d wall (-j%d / -j%d)" % (j, jobs[0], j) for j in jobs[1:]) or "-"),
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        L, C = r[j1], r["cat"]
+        P = r.get("python")
+        others = " | ".join("%.2f s (x%.2f)" % (r["lint_j%d" % j]["wall"], L["wall"] / r["lint_j%d" % j]["wall"])
+                            for j in jobs[1:]) or "-"
+        out.append("| %s | %d | %s | %.2f s (%.2f s) | %s | %s | %.2f s (%.2f s) | %s | %.1fx (%.1fx) | %s | %.2fx |" % (
+            r["label"], r["files"], fmt_bytes(r["bytes"]), L["wall"], L["cpu"], others,
+            "%.2f s (%.2f s)" % (P["wall"], P["cpu"]) if P else "-", C["wall"], C["cpu"],
+            "%.2f (%.2f)" % (L["wall"] / P["wall"], L["cpu"] / P["cpu"]) if P else "-",
+            L["wall"] / C["wall"], L["cpu"] / max(C["cpu"], 1e-3), fmt_bytes(L["rss"]), L["rss"] / r["bytes"]))
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", required=True, help="inductor-lint binary")
+    ap.add_argument("--baseline-bin", help="a second inductor-lint (e.g. before a change), run -j1 on the same sets")
+    ap.add_argument("--fixtures", required=True)
+    ap.add_argument("--work", required=True, help="folder for the generated corpus (removed unless --keep)")
+    ap.add_argument("--kernels", type=int, default=100000, help="kernels in the largest corpus")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per measurement on fixtures (median)")
+    ap.add_argument("--corpus-repeat", type=int, default=1, help="runs per measurement on the corpus (median)")
+    ap.add_argument("--jobs", default="1,2", help="-j values to run (first one is the reference)")
+    ap.add_argument("--skip-fixtures", action="store_true")
+    ap.add_argument("--skip-identical", action="store_true")
+    ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--json", help="write the raw numbers here")
+    ap.add_argument("--render", help="print the tables of a --json file from an earlier run, and exit")
+    a = ap.parse_args()
+    if a.render:
+        with open(a.render) as f:
+            d = json.load(f)
+        report(d["fixtures"], d["corpus"], d["corpus_info"], [int(j) for j in a.jobs.split(",")],
+               d.get("repeat", a.repeat), d.get("corpus_repeat", a.corpus_repeat), d.get("baseline"), d.get("bin"))
+        return
+    a.bin = os.path.abspath(a.bin)
+    jobs = [int(j) for j in a.jobs.split(",")]
+    extra = [("baseline_j1", os.path.abspath(a.baseline_bin))] if a.baseline_bin else []
+    os.makedirs(a.work, exist_ok=True)
+    scratch = tempfile.mkdtemp(dir=a.work)
+    here = os.path.dirname(os.path.abspath(__file__))
+
+    fixture_rows, corpus_rows = [], []
+    if not a.skip_fixtures:
+        print("fixtures:", file=sys.stderr)
+        names = sorted(n for n in os.listdir(a.fixtures) if os.path.isdir(os.path.join(a.fixtures, n)))
+        for n in names:
+            p = os.path.join(os.path.abspath(a.fixtures), n)
+            files = files_opened(a.bin, [p], scratch) or files_by_name([p])
+            fixture_rows.append(bench_set(a, n, [p], files, a.repeat, jobs, workdir=scratch, extra_bins=extra))
+
+    corpus_info = {}
+    for mode in ("varied",) + (() if a.skip_identical else ("identical",)):
+        out = os.path.join(a.work, mode)
+        print("making the %s corpus (%d kernels)..." % (mode, a.kernels), file=sys.stderr, flush=True)
+        info = json.loads(subprocess.check_output([sys.executable, os.path.join(here, "make_corpus.py"), "--fixtures",
+                                                   a.fixtures, "--out", out, "--kernels", str(a.kernels),
+                                                   "--shards", "4", "--mode", mode]))
+        corpus_info[mode] = info
+        shards = sorted(os.path.join(out, s) for s in os.listdir(out))
+        all_files = files_opened(a.bin, shards, scratch) or files_by_name(shards)
+        sizes = [1, 2, 4] if mode == "varied" else [4]
+        for k in sizes:
+            paths = shards[:k]
+            files = [f for f in all_files if any(f.startswith(s + "/") for s in paths)]
+            label = "corpus %s %d/4 (%d kernels)" % (mode, k, info["kernels"] * k // 4)
+            row = bench_set(a, label, paths, files, a.corpus_repeat, jobs, python=(mode == "varied"),
+                            workdir=scratch, extra_bins=extra)
+            row["kernels"] = info["kernels"] * k // 4
+            corpus_rows.append(row)
+        if not a.keep:
+            shutil.rmtree(out)
+    shutil.rmtree(scratch, ignore_errors=True)
+
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"fixtures": fixture_rows, "corpus": corpus_rows, "corpus_info": corpus_info, "repeat": a.repeat,
+                       "corpus_repeat": a.corpus_repeat, "baseline": a.baseline_bin, "bin": a.bin}, f, indent=1)
+    report(fixture_rows, corpus_rows, corpus_info, jobs, a.repeat, a.corpus_repeat, a.baseline_bin, a.bin)
+
+
+def report(fixture_rows, corpus_rows, corpus_info, jobs, repeat, corpus_repeat, baseline_bin, this_bin):
+    print()
+    if fixture_rows:
+        print("Fixtures (real captures; median of %d runs each):\n" % repeat)
+        print(table(fixture_rows, jobs))
+        tot = {"label": "**all fixtures, summed**", "files": sum(r["files"] for r in fixture_rows),
+               "bytes": sum(r["bytes"] for r in fixture_rows)}
+        for key in [k for k in fixture_rows[0] if isinstance(fixture_rows[0][k], dict)]:
+            tot[key] = {m: sum(r[key][m] for r in fixture_rows) for m in ("wall", "cpu")}
+            tot[key]["rss"] = max(r[key]["rss"] for r in fixture_rows)
+        print(table([tot], jobs).split("\n", 2)[2])
+        print()
+    if corpus_rows:
+        print("Replicated corpus (%s; %d run(s) per measurement):\n" % (
+            ", ".join("%s: %d compiles, %d kernels" % (m, i["compiles"], i["kernels"]) for m, i in corpus_info.items()),
+            corpus_repeat))
+        print(table(corpus_rows, jobs))
+        print()
+        v = [r for r in corpus_rows if r["label"].startswith("corpus varied")]
+        j1 = "lint_j%d" % jobs[0]
+        if len(v) >= 2:
+            print("Scaling (varied corpus, lint -j%d, CPU time): " % jobs[0] + ", ".join(
+                "%s -> %.1f s/GB, %.0f us/kernel" % (fmt_bytes(r["bytes"]), r[j1]["cpu"] / (r["bytes"] / 1e9),
+                                                    r[j1]["cpu"] * 1e6 / r["kernels"]) for r in v))
+        if baseline_bin and v and "baseline_j1" in v[0]:
+            print("\nBaseline binary %s (-j1) vs %s (-j1), same sets, same run:\n" % (baseline_bin, this_bin))
+            print("| input | baseline wall (cpu) | this wall (cpu) | speed-up wall (cpu) | baseline RSS | this RSS |")
+            print("|---|---:|---:|---:|---:|---:|")
+            for r in corpus_rows:
+                b, t = r["baseline_j1"], r["lint_j1"]
+                print("| %s | %.2f s (%.2f s) | %.2f s (%.2f s) | x%.2f (x%.2f) | %s | %s |" % (
+                    r["label"], b["wall"], b["cpu"], t["wall"], t["cpu"], b["wall"] / t["wall"], b["cpu"] / t["cpu"],
+                    fmt_bytes(b["rss"]), fmt_bytes(t["rss"])))
+
+
+if __name__ == "__main__":
+    main()

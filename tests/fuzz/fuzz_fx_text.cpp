@@ -1,0 +1,32 @@
+// The FX text readers: print_readable modules (parse_fx_readable) and, line by line, graph
+// fragment node lines (parse_graph_fragment_line), value annotations (parse_value_annotation)
+// and node references (collect_fragment_refs).
+#include <cstdint>
+
+#include "analyzer/parse/fx_text.h"
+#include "fuzz_util.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string text(reinterpret_cast<const char*>(data), size);
+  ilint::DiagSink diags;
+  ilint::FxGraph g;
+  ilint::parse_fx_readable("fuzz/fx_graph_readable.py", text, g, diags);
+  for (const auto& [name, i] : g.index)
+    if (i >= g.nodes.size()) ilint::fuzz::fail("node index out of range");
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t nl = text.find('\n', start);
+    std::string line = text.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
+    size_t lead = line.find_first_not_of("# ");
+    std::string body = lead == std::string::npos ? "" : line.substr(lead);
+    ilint::FxNode n;
+    (void)ilint::parse_graph_fragment_line(body, n);
+    ilint::ValueKind k;
+    (void)ilint::parse_value_annotation(body, k);
+    std::vector<std::string> refs;
+    ilint::collect_fragment_refs(body, refs);
+    if (nl == std::string::npos) break;
+    start = nl + 1;
+  }
+  return 0;
+}

@@ -1,0 +1,40 @@
+// Shared by the fuzz targets: invariants every parser result must keep, checked on each input.
+// A violated invariant aborts (libFuzzer records the input as a crash).
+#pragma once
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "analyzer/parse/python.h"
+
+namespace ilint::fuzz {
+
+[[noreturn]] inline void fail(const char* what) {
+  std::fprintf(stderr, "fuzz invariant violated: %s\n", what);
+  std::abort();
+}
+
+// Source ranges lie inside the source and are ordered: Module::text_of and the readers that
+// slice the source by these offsets rely on it.
+inline void check_expr(const py::Module& m, const py::Expr* e, int depth = 0) {
+  if (!e) return;
+  if (depth > 10000) fail("expression tree deeper than 10000");
+  if (e->begin > e->end || e->end > m.source.size()) fail("expression range outside the source");
+  (void)m.text_of(*e);
+  (void)e->dotted();
+  check_expr(m, e->func.get(), depth + 1);
+  for (auto& i : e->items) check_expr(m, i.get(), depth + 1);
+  for (auto& [k, v] : e->kwargs) check_expr(m, v.get(), depth + 1);
+}
+
+inline void check_module(const py::Module& m) {
+  for (const auto& s : m.stmts) {
+    if (s.begin > s.end || s.end > m.source.size()) fail("statement range outside the source");
+    for (auto& t : s.targets) check_expr(m, t.get());
+    check_expr(m, s.value.get());
+    check_expr(m, s.annotation.get());
+    for (auto& [n, a] : s.params) check_expr(m, a.get());
+  }
+}
+
+}  // namespace ilint::fuzz
