@@ -188,4 +188,7 @@ TEST_P(LowPrecisionAccumulatorPipeline, NoFinding) {
 
 INSTANTIATE_TEST_SUITE_P(RealCaptures, LowPrecisionAccumulatorPipeline,
                          ::testing::Values(PipelineCase{"s2_cpu", true}, PipelineCase{"prec_softmax_bf16", true},
-                                           PipelineCase{"clean_resnet", false}));
+                                           PipelineCase{"clean_resnet", false}),
+                         // Named by capture: the default name prints the struct's bytes (a pointer),
+                         // which differs between ctest's discovery run and the test run.
+                         [](const ::testing::TestParamInfo<PipelineCase>& i) { return std::string(i.param.capture); });
