@@ -1,5 +1,7 @@
 #include "analyzer/report/html.h"
 
+#include "analyzer/model/names.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -15,30 +17,6 @@ using nlohmann::json;
 namespace ilint {
 
 namespace {
-
-const char* backend_name(KernelBackend b) {
-  switch (b) {
-    case KernelBackend::Triton: return "triton";
-    case KernelBackend::Cpp: return "cpp";
-    case KernelBackend::Aten: return "aten";
-    case KernelBackend::Unknown: return "unknown";
-  }
-  return "unknown";
-}
-
-const char* kind_name(KernelKind k) {
-  switch (k) {
-    case KernelKind::Pointwise: return "pointwise";
-    case KernelKind::Reduction: return "reduction";
-    case KernelKind::PersistentReduction: return "persistent_reduction";
-    case KernelKind::Scan: return "scan";
-    case KernelKind::Template: return "template";
-    case KernelKind::Extern: return "extern";
-    case KernelKind::Fallback: return "fallback";
-    case KernelKind::Unknown: return "unknown";
-  }
-  return "unknown";
-}
 
 json loc_json(const SourceLoc& l) {
   if (l.file.empty()) return nullptr;
