@@ -3,8 +3,18 @@
 #include <clang/AST/DeclTemplate.h>
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/Lex/Lexer.h>
-#include <clang/Tooling/Tooling.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/FrontendActions.h>
+#include <clang/Frontend/PrecompiledPreamble.h>
+#include <clang/Frontend/Utils.h>
+#include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/ADT/SmallString.h>
+#include <llvm/Support/VirtualFileSystem.h>
+
+#include <map>
+#include <mutex>
+#include <optional>
 
 namespace ilint::clangx {
 
@@ -16,10 +26,10 @@ class ErrorCollector : public clang::DiagnosticConsumer {
   explicit ErrorCollector(std::vector<ClangError>& out) : out_(out) {}
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
     clang::DiagnosticConsumer::HandleDiagnostic(level, info);
-    if (level < clang::DiagnosticsEngine::Error) return;
-    ClangError e;
     llvm::SmallString<256> msg;
     info.FormatDiagnostic(msg);
+    if (level < clang::DiagnosticsEngine::Error) return;
+    ClangError e;
     e.message = std::string(msg.str());
     if (info.hasSourceManager() && info.getLocation().isValid()) {
       const auto& sm = info.getSourceManager();
@@ -41,20 +51,165 @@ class ErrorCollector : public clang::DiagnosticConsumer {
 
 }  // namespace
 
-ParsedUnit parse_cpp(const std::string& code, const std::string& prelude_name, const std::string& prelude_text) {
-  ParsedUnit pu;
-  ErrorCollector collector(pu.errors);
-  std::vector<std::string> args = {
-      "-std=c++17", "-fsyntax-only", "-nostdinc", "-nostdinc++", "-w", "-ferror-limit=50",
-      "-fno-delayed-template-parsing", "-resource-dir", ILINT_CLANG_RESOURCE_DIR,
-      "-include", prelude_name,
+namespace {
+
+const char* const kMainFileName = "/ilint-input/kernel.cpp";
+const char* const kExtraDeclsName = "/ilint-prelude/ilint_extra_decls.h";
+
+// Everything that is the same for every parse against one prelude: the compiler invocation and
+// the prelude precompiled once into memory.
+struct PreparedPrelude {
+  std::string name, text;
+  std::string main_prefix;  // `#include "<name>"` + newline: the preamble part of every main file
+  std::shared_ptr<clang::CompilerInvocation> invocation;
+  std::optional<clang::PrecompiledPreamble> preamble;  // empty: parse the prelude every time
+  std::vector<ClangError> prelude_errors;              // errors in the prelude, repeated on every parse
+  std::string failure;                                 // why there is no invocation at all
+};
+
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> make_vfs(const PreparedPrelude& p, const std::string* extra) {
+  // Only our mapped headers exist for the parse: -nostdinc keeps every system header out, and an
+  // in-memory file system over the real one is what clang::tooling did before.
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay(
+      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> mem(new llvm::vfs::InMemoryFileSystem);
+  mem->addFile(p.name, 0, llvm::MemoryBuffer::getMemBuffer(p.text, p.name));
+  if (extra) mem->addFile(kExtraDeclsName, 0, llvm::MemoryBuffer::getMemBuffer(*extra, kExtraDeclsName));
+  overlay->pushOverlay(mem);
+  return overlay;
+}
+
+class QuietCallbacks : public clang::PreambleCallbacks {};
+
+void prepare(PreparedPrelude& p) {
+  p.main_prefix = "#include \"" + p.name + "\"\n";
+  std::vector<const char*> args = {
+      "clang++", "-x", "c++", "-std=c++17", "-fsyntax-only", "-nostdinc", "-nostdinc++", "-w",
+      "-ferror-limit=50", "-fno-delayed-template-parsing", "-resource-dir", ILINT_CLANG_RESOURCE_DIR,
+      kMainFileName,
   };
-  clang::tooling::FileContentMappings mapped = {{prelude_name, prelude_text}};
-  pu.ast = clang::tooling::buildASTFromCodeWithArgs(code, args, "/ilint-input/kernel.cpp", "inductor-lint",
-                                                    std::make_shared<clang::PCHContainerOperations>(),
-                                                    clang::tooling::getClangStripDependencyFileAdjuster(),
-                                                    mapped, &collector);
-  if (!pu.ast && pu.errors.empty()) pu.errors.push_back({0, 0, false, "clang could not build an AST"});
+  std::vector<ClangError> driver_errors;
+  ErrorCollector driver_collector(driver_errors);
+  auto diag_opts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  auto driver_diags = clang::CompilerInstance::createDiagnostics(diag_opts.get(), &driver_collector, false);
+  std::unique_ptr<clang::CompilerInvocation> ci =
+      clang::createInvocationFromCommandLine(args, driver_diags, make_vfs(p, nullptr));
+  if (!ci) {
+    p.failure = driver_errors.empty() ? "clang could not make a compiler invocation" : driver_errors[0].message;
+    return;
+  }
+  ci->getFrontendOpts().DisableFree = false;  // the driver asks to leak the AST at exit; we parse thousands
+  ci->getFrontendOpts().ProgramAction = clang::frontend::ParseSyntaxOnly;
+  p.invocation = std::shared_ptr<clang::CompilerInvocation>(std::move(ci));
+
+  auto main = llvm::MemoryBuffer::getMemBufferCopy(p.main_prefix, kMainFileName);
+  clang::PreambleBounds computed = clang::ComputePreambleBounds(*p.invocation->getLangOpts(), main->getMemBufferRef(), 0);
+  if (computed.Size != p.main_prefix.size()) return;  // not a plain preamble: parse the prelude each time
+  // The preamble ends at the start of a line in every real main file (the prefix ends with a
+  // newline); computed on the prefix alone it ends at end of file instead, and the line after it
+  // would not start a directive.
+  clang::PreambleBounds bounds(computed.Size, /*PreambleEndsAtStartOfLine=*/true);
+  ErrorCollector collector(p.prelude_errors);
+  auto diags = clang::CompilerInstance::createDiagnostics(&p.invocation->getDiagnosticOpts(), &collector, false);
+  QuietCallbacks callbacks;
+  auto built = clang::PrecompiledPreamble::Build(*p.invocation, main.get(), bounds, *diags, make_vfs(p, nullptr),
+                                                 std::make_shared<clang::PCHContainerOperations>(),
+                                                 /*StoreInMemory=*/true, callbacks);
+  if (built) p.preamble.emplace(std::move(*built));
+  for (auto& e : p.prelude_errors) e.in_prelude = true;
+}
+
+const PreparedPrelude& prepared(const std::string& name, const std::string& text) {
+  struct Slot {
+    std::once_flag once;
+    PreparedPrelude p;
+  };
+  static std::mutex mu;
+  static std::map<std::pair<std::string, std::string>, std::unique_ptr<Slot>> slots;
+  Slot* slot;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto& s = slots[{name, text}];
+    if (!s) s = std::make_unique<Slot>();
+    slot = s.get();
+  }
+  std::call_once(slot->once, [&] {
+    slot->p.name = name;
+    slot->p.text = text;
+    prepare(slot->p);
+  });
+  return slot->p;
+}
+
+}  // namespace
+
+struct ParsedUnit::State {
+  std::string main_text, extra_decls;  // the files the parse reads (the AST points into them)
+  std::vector<ClangError> late_errors;  // anything Clang says after the parse (nothing, normally)
+  std::unique_ptr<ErrorCollector> collector;
+  std::unique_ptr<clang::CompilerInstance> compiler;
+  std::unique_ptr<clang::FrontendAction> action;
+  bool begun = false;
+  ~State() {
+    if (action && begun) action->EndSourceFile();
+  }
+};
+
+ParsedUnit::ParsedUnit() = default;
+ParsedUnit::~ParsedUnit() = default;
+ParsedUnit::ParsedUnit(ParsedUnit&&) noexcept = default;
+ParsedUnit& ParsedUnit::operator=(ParsedUnit&&) noexcept = default;
+
+ParsedUnit parse_cpp(const std::string& code, const std::string& prelude_name, const std::string& prelude_text,
+                     const std::string& extra_decls) {
+  ParsedUnit pu;
+  const PreparedPrelude& prep = prepared(prelude_name, prelude_text);
+  if (!prep.invocation) {
+    pu.errors.push_back({0, 0, false, prep.failure});
+    return pu;
+  }
+  // The main file: the prelude's #include (served from the precompiled preamble), the
+  // code-specific declarations, then the code with its own line numbers restored by #line.
+  std::string main_text = prep.main_prefix;
+  if (!extra_decls.empty()) main_text += std::string("#include \"") + kExtraDeclsName + "\"\n";
+  main_text += "#line 1\n";
+  main_text += code;
+
+  pu.state = std::make_unique<ParsedUnit::State>();
+  ParsedUnit::State& st = *pu.state;
+  st.main_text = std::move(main_text);
+  st.extra_decls = extra_decls;
+  auto invocation = std::make_shared<clang::CompilerInvocation>(*prep.invocation);
+  auto vfs = make_vfs(prep, st.extra_decls.empty() ? nullptr : &st.extra_decls);
+  // The main file is a remapped buffer whose ownership passes to the SourceManager
+  // (RetainRemappedFileBuffers is false). AddImplicitPreamble remaps it itself.
+  auto main = llvm::MemoryBuffer::getMemBuffer(st.main_text, kMainFileName);
+  if (prep.preamble) prep.preamble->AddImplicitPreamble(*invocation, vfs, main.release());
+  else invocation->getPreprocessorOpts().addRemappedFile(kMainFileName, main.release());
+
+  std::vector<ClangError> errors;
+  st.collector = std::make_unique<ErrorCollector>(errors);
+  st.compiler = std::make_unique<clang::CompilerInstance>(std::make_shared<clang::PCHContainerOperations>());
+  st.compiler->setInvocation(std::move(invocation));
+  st.compiler->createDiagnostics(st.collector.get(), /*ShouldOwnClient=*/false);
+  st.compiler->createFileManager(vfs);
+  st.action = std::make_unique<clang::SyntaxOnlyAction>();
+  bool ok = st.compiler->createTarget() &&
+            (st.begun = st.action->BeginSourceFile(*st.compiler, st.compiler->getFrontendOpts().Inputs[0]));
+  if (ok) {
+    if (llvm::Error e = st.action->Execute()) {
+      errors.push_back({0, 0, false, llvm::toString(std::move(e))});
+      ok = false;
+    }
+  }
+  if (ok && st.compiler->hasASTContext()) pu.ctx = &st.compiler->getASTContext();
+  // Errors of the prelude itself were reported once, when it was precompiled: every parse repeats
+  // them, as a parse without the preamble would.
+  pu.errors = prep.preamble ? prep.prelude_errors : std::vector<ClangError>{};
+  pu.errors.insert(pu.errors.end(), errors.begin(), errors.end());
+  st.collector = std::make_unique<ErrorCollector>(st.late_errors);
+  st.compiler->getDiagnostics().setClient(st.collector.get(), false);
+  if (!pu.ctx && pu.errors.empty()) pu.errors.push_back({0, 0, false, "clang could not build an AST"});
   return pu;
 }
 

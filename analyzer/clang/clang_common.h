@@ -7,7 +7,6 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/SourceManager.h>
-#include <clang/Frontend/ASTUnit.h>
 
 #include <memory>
 #include <string>
@@ -26,15 +25,32 @@ struct ClangError {
   std::string message;
 };
 
-struct ParsedUnit {
-  std::unique_ptr<clang::ASTUnit> ast;  // null when Clang could not even start
+// One parsed translation unit. The AST lives as long as this object; `ctx` is null when Clang
+// could not even start (then `errors` says why).
+class ParsedUnit {
+ public:
+  ParsedUnit();
+  ~ParsedUnit();
+  ParsedUnit(ParsedUnit&&) noexcept;
+  ParsedUnit& operator=(ParsedUnit&&) noexcept;
+  clang::ASTContext* ctx = nullptr;
   std::vector<ClangError> errors;
+
+  struct State;  // the compiler instance and frontend action that own the AST
+  std::unique_ptr<State> state;
 };
 
-// Parses `code` as C++17, -fsyntax-only, with no system header and `prelude_text` force-included
-// (mapped in memory as `prelude_name`). Every `#include` line of `code` must already be blanked
-// by the caller (line numbers stay as they are).
-ParsedUnit parse_cpp(const std::string& code, const std::string& prelude_name, const std::string& prelude_text);
+// Parses `code` as C++17, -fsyntax-only, with no system header and `prelude_text` included
+// first (mapped in memory as `prelude_name`), then `extra_decls` (code-specific declarations,
+// may be empty). Every `#include` line of `code` must already be blanked by the caller; lines
+// and columns of `code` are reported as they are in `code`.
+//
+// The prelude is the same text for thousands of kernels, so it is parsed once per process into
+// a precompiled preamble held in memory (clang::PrecompiledPreamble, as clangd does) and every
+// parse loads it instead of re-parsing ~15 KB of declarations. Nothing is written to disk.
+// Thread-safe.
+ParsedUnit parse_cpp(const std::string& code, const std::string& prelude_name, const std::string& prelude_text,
+                     const std::string& extra_decls = "");
 
 // Replaces each `#include ...` line by an empty line, so the prelude stands in for it.
 std::string blank_includes(const std::string& code);

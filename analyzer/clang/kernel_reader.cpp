@@ -799,8 +799,8 @@ ParsedKernel parse_kernel_source(const std::string& source, const std::string& k
   ParsedKernel pk;
   ParsedUnit pu = parse_cpp(blank_includes(source), kPreludeName, kPrelude);
   pk.errors = pu.errors;
-  if (pu.ast) {
-    KernelVisitor v(pu.ast->getASTContext(), pk);
+  if (pu.ctx) {
+    KernelVisitor v(*pu.ctx, pk);
     v.run(kernel_name);
   }
   if (!pk.found_function && pk.errors.empty())

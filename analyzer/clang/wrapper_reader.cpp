@@ -576,8 +576,8 @@ bool read_cpp_wrapper_clang(Compile& c, const std::string& source, int first_lin
     }
     for (auto& g : getters) decls += "int32_t " + g + "();\n";
   }
-  std::string prelude = std::string(kKernelPrelude) + kWrapperPrelude + decls;
-  ParsedUnit pu = parse_cpp(code, kWrapperPreludeName, prelude);
+  static const std::string prelude = std::string(kKernelPrelude) + kWrapperPrelude;
+  ParsedUnit pu = parse_cpp(code, kWrapperPreludeName, prelude, decls);
   std::vector<std::string> lines = split_lines(source);
   bool ok = pu.errors.empty();
   size_t shown = 0;
@@ -589,9 +589,9 @@ bool read_cpp_wrapper_clang(Compile& c, const std::string& source, int first_lin
                       (e.in_prelude ? " (in inductor-lint's wrapper prelude)" : ""),
                   l);
   }
-  if (!pu.ast) return false;
+  if (!pu.ctx) return false;
   std::vector<Kernel> kernels;
-  WrapperVisitor v(pu.ast->getASTContext(), c, file, first_line, lines);
+  WrapperVisitor v(*pu.ctx, c, file, first_line, lines);
   // The kernels defined in the wrapper are read by the kernel reader (one parse each, cached) and
   // added before the entry is walked: launches need their params.
   v.collect(kernels);
