@@ -29,9 +29,15 @@ struct Analysis {
   size_t files_read = 0;   // files that parsed into the model (0: nothing could be read -> exit 2)
 };
 
-// Reads the C++ source of one C++ kernel into `k` (params, loads, stores, casts, reductions).
-// The core has a line-pattern reader; the Clang LibTooling reader replaces it when linked in.
-using CppKernelReader = std::function<void(Kernel& k, const std::string& file, DiagSink& diags)>;
+// Reads the C++ source of C++ kernels into each `kernel` (params, loads, stores, casts,
+// reductions), on up to `threads` threads; `file` is the file the kernel's lines belong to.
+// Installed by the Clang LibTooling reader (analyzer/clang/); without it the core keeps what
+// its line patterns read (the signature and literal loop ranges).
+struct CppKernelJob {
+  Kernel* kernel = nullptr;
+  std::string file;
+};
+using CppKernelReader = std::function<void(const std::vector<CppKernelJob>& jobs, DiagSink& diags, int threads)>;
 void set_cpp_kernel_reader(CppKernelReader reader);
 const CppKernelReader& cpp_kernel_reader();
 

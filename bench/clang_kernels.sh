@@ -7,4 +7,4 @@ build=${1:-$here/build}
 repeat=${2:-5}
 jobs=${3:-2}
 make -C "$build" -j2 bench_clang_kernels >/dev/null
-"$build/bench_clang_kernels" --repeat "$repeat" -j "$jobs" "$here/fixtures/s1_cpu" "$here/fixtures/s2_cpu"
+"$build/bench_clang_kernels" --repeat "$repeat" -j "$jobs" "$here"/fixtures/*_cpu* "$here"/fixtures/*_cppwrap

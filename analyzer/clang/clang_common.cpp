@@ -160,8 +160,59 @@ ParsedUnit::~ParsedUnit() = default;
 ParsedUnit::ParsedUnit(ParsedUnit&&) noexcept = default;
 ParsedUnit& ParsedUnit::operator=(ParsedUnit&&) noexcept = default;
 
+namespace {
+
+class BodySkippingConsumer : public clang::ASTConsumer {
+ public:
+  explicit BodySkippingConsumer(const SkipBody& skip) : skip_(skip) {}
+  bool shouldSkipFunctionBody(clang::Decl* d) override {
+    const clang::FunctionDecl* f = d ? d->getAsFunction() : nullptr;
+    return f && skip_(*f);
+  }
+
+ private:
+  const SkipBody& skip_;
+};
+
+class BodySkippingAction : public clang::SyntaxOnlyAction {
+ public:
+  explicit BodySkippingAction(SkipBody skip) : skip_(std::move(skip)) {}
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
+    return std::make_unique<BodySkippingConsumer>(skip_);
+  }
+
+ private:
+  SkipBody skip_;
+};
+
+}  // namespace
+
+clang::SourceLocation skipped_body_end(const clang::FunctionDecl& f, const clang::ASTContext& ctx) {
+  const auto& sm = ctx.getSourceManager();
+  clang::SourceLocation from = sm.getExpansionLoc(f.getEndLoc());
+  if (from.isInvalid()) return {};
+  auto [fid, offset] = sm.getDecomposedLoc(from);
+  bool invalid = false;
+  llvm::StringRef buf = sm.getBufferData(fid, &invalid);
+  if (invalid || offset > buf.size()) return {};
+  clang::Lexer lex(sm.getLocForStartOfFile(fid), ctx.getLangOpts(), buf.begin(), buf.begin() + offset, buf.end());
+  int depth = 0;
+  bool opened = false;
+  clang::Token tok;
+  for (;;) {
+    bool at_end = lex.LexFromRawLexer(tok);
+    if (tok.is(clang::tok::l_brace)) {
+      ++depth;
+      opened = true;
+    } else if (tok.is(clang::tok::r_brace) && opened && --depth == 0) {
+      return tok.getLocation();
+    }
+    if (at_end || tok.is(clang::tok::eof)) return {};
+  }
+}
+
 ParsedUnit parse_cpp(const std::string& code, const std::string& prelude_name, const std::string& prelude_text,
-                     const std::string& extra_decls) {
+                     const std::string& extra_decls, SkipBody skip_body) {
   ParsedUnit pu;
   const PreparedPrelude& prep = prepared(prelude_name, prelude_text);
   if (!prep.invocation) {
@@ -193,7 +244,12 @@ ParsedUnit parse_cpp(const std::string& code, const std::string& prelude_name, c
   st.compiler->setInvocation(std::move(invocation));
   st.compiler->createDiagnostics(st.collector.get(), /*ShouldOwnClient=*/false);
   st.compiler->createFileManager(vfs);
-  st.action = std::make_unique<clang::SyntaxOnlyAction>();
+  if (skip_body) {
+    st.compiler->getFrontendOpts().SkipFunctionBodies = true;
+    st.action = std::make_unique<BodySkippingAction>(std::move(skip_body));
+  } else {
+    st.action = std::make_unique<clang::SyntaxOnlyAction>();
+  }
   bool ok = st.compiler->createTarget() &&
             (st.begun = st.action->BeginSourceFile(*st.compiler, st.compiler->getFrontendOpts().Inputs[0]));
   if (ok) {

@@ -8,6 +8,7 @@
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/SourceManager.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -49,8 +50,17 @@ class ParsedUnit {
 // a precompiled preamble held in memory (clang::PrecompiledPreamble, as clangd does) and every
 // parse loads it instead of re-parsing ~15 KB of declarations. Nothing is written to disk.
 // Thread-safe.
+//
+// `skip_body`, when set, is asked for each function definition: a function it answers true for
+// is parsed without its body (clang's -fskip-function-bodies, per function), its body left for
+// the caller to find with skipped_body_end.
+using SkipBody = std::function<bool(const clang::FunctionDecl& f)>;
 ParsedUnit parse_cpp(const std::string& code, const std::string& prelude_name, const std::string& prelude_text,
-                     const std::string& extra_decls = "");
+                     const std::string& extra_decls = "", SkipBody skip_body = {});
+
+// The closing brace of a function whose body was skipped (invalid when not found): the raw
+// token stream after its declarator, braces counted.
+clang::SourceLocation skipped_body_end(const clang::FunctionDecl& f, const clang::ASTContext& ctx);
 
 // Replaces each `#include ...` line by an empty line, so the prelude stands in for it.
 std::string blank_includes(const std::string& code);

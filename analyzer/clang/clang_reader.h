@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analyzer/model/model.h"
+#include "analyzer/pipeline.h"
 #include "analyzer/util/diag.h"
 
 namespace ilint {
@@ -24,15 +25,12 @@ namespace ilint {
 // Matches the CppKernelReader hook of analyzer/pipeline.h.
 void read_cpp_kernel_clang(Kernel& k, const std::string& file, DiagSink& diags);
 
-// Reads many kernels on `jobs` threads (one parse per distinct source). Same result as calling
+// Reads many kernels on `jobs` threads: one parse per distinct source, and distinct sources in
+// batches of several kernels per Clang run (see kernel_reader.cpp). Same result as calling
 // read_cpp_kernel_clang on each.
-struct CppKernelJob {
-  Kernel* kernel = nullptr;
-  std::string file;
-};
 void read_cpp_kernels_clang(const std::vector<CppKernelJob>& jobs_in, DiagSink& diags, int jobs);
 
-// Installs read_cpp_kernel_clang as the pipeline's C++ kernel reader (set_cpp_kernel_reader).
+// Installs read_cpp_kernels_clang as the pipeline's C++ kernel reader (set_cpp_kernel_reader).
 void install_clang_kernel_reader();
 
 // What the Clang path installs into the pipeline: called once by the CLI and the test main under
@@ -41,7 +39,9 @@ void install_optional_readers();
 
 // Parse cache statistics (for the benchmark and tests of the cache).
 struct ClangParseStats {
-  uint64_t parses = 0;     // Clang invocations
+  uint64_t parses = 0;     // distinct kernel sources parsed
+  uint64_t clang_runs = 0; // Clang invocations (a batch of kernels is one)
+  uint64_t batch_fallbacks = 0;  // batches Clang reported errors in, parsed again one kernel at a time
   uint64_t cache_hits = 0; // kernels served from the cache
   double parse_seconds = 0;  // wall time spent inside Clang parses, summed over threads
 };

@@ -4,7 +4,7 @@
 
 namespace ilint {
 
-void install_clang_kernel_reader() { set_cpp_kernel_reader(read_cpp_kernel_clang); }
+void install_clang_kernel_reader() { set_cpp_kernel_reader(read_cpp_kernels_clang); }
 
 void install_optional_readers() {
   install_clang_kernel_reader();

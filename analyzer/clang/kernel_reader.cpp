@@ -9,7 +9,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <regex>
+#include <cctype>
 #include <set>
 #include <thread>
 #include <unordered_map>
@@ -75,10 +75,16 @@ struct StoreSite {
 
 // tmp_acc0, tmp_acc0_vec, tmp_acc0_arr, tmp_acc0_local -> "tmp_acc0"; "" otherwise.
 std::string accumulator_base(const std::string& name) {
-  static const std::regex re(R"(^(tmp_acc\d+)(_\w+)?$)");
-  std::smatch m;
-  if (std::regex_match(name, m, re)) return m[1];
-  return "";
+  // By hand: called for every local variable of every kernel.
+  if (name.rfind("tmp_acc", 0) != 0) return "";
+  size_t i = 7;
+  while (i < name.size() && name[i] >= '0' && name[i] <= '9') ++i;
+  if (i == 7) return "";
+  if (i == name.size()) return name;
+  if (name[i] != '_' || i + 1 == name.size()) return "";
+  for (size_t j = i + 1; j < name.size(); ++j)
+    if (!(std::isalnum(static_cast<unsigned char>(name[j])) || name[j] == '_')) return "";
+  return name.substr(0, i);
 }
 
 std::string binop_name(clang::BinaryOperatorKind k) {
@@ -189,11 +195,12 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
   bool shouldVisitTemplateInstantiations() const { return false; }
   bool shouldVisitImplicitCode() const { return false; }
 
-  void run(const std::string& kernel_name) {
+  // `scope` is the translation unit, or the namespace one kernel of a batch was wrapped in.
+  void run(const std::string& kernel_name, const clang::DeclContext* scope) {
     // The kernel is `extern "C" void kernel(...)` in cpp_pybinding sources; in cpp_wrapper
     // sources it carries its own name.
     const clang::FunctionDecl* fn = nullptr;
-    for (auto* d : ctx_.getTranslationUnitDecl()->decls()) {
+    for (auto* d : scope->decls()) {
       const clang::FunctionDecl* f = nullptr;
       if (auto* ls = llvm::dyn_cast<clang::LinkageSpecDecl>(d)) {
         for (auto* inner : ls->decls())
@@ -801,11 +808,77 @@ ParsedKernel parse_kernel_source(const std::string& source, const std::string& k
   pk.errors = pu.errors;
   if (pu.ctx) {
     KernelVisitor v(*pu.ctx, pk);
-    v.run(kernel_name);
+    v.run(kernel_name, pu.ctx->getTranslationUnitDecl());
   }
   if (!pk.found_function && pk.errors.empty())
     pk.errors.push_back({0, 0, false, "no function definition found in the kernel source"});
   return pk;
+}
+
+// ------------------------------------------------------------------ batches
+
+// Several kernels in one translation unit: each Clang run pays a fixed cost (compiler instance,
+// loading the preamble) and the first use of every prelude template (deserialization and
+// instantiation of Vectorized<float>, ...); a batch pays them once for all its kernels.
+//
+// Each kernel goes in a namespace of its own, its `extern "C"` blanked (two C-linkage
+// `kernel`s would clash; the linkage changes nothing in the AST facts read), its lines
+// restored with `#line 1`. A kernel with preprocessor definitions (#define, #undef, #if...)
+// is parsed alone, since a macro would leak into the kernels after it. A batch in which
+// Clang reports any error is parsed again one kernel at a time, so an error (or a brace
+// that swallows the next kernel) never changes another kernel's result.
+
+// True when `source` can share a translation unit: no directive but #include (blanked) and #pragma.
+bool batchable(const std::string& source) {
+  size_t pos = 0;
+  while (pos < source.size()) {
+    size_t nl = source.find('\n', pos);
+    size_t end = nl == std::string::npos ? source.size() : nl;
+    size_t first = source.find_first_not_of(" \t", pos);
+    if (first < end && source[first] == '#') {
+      std::string_view d(source.data() + first, end - first);
+      if (d.rfind("#include", 0) != 0 && d.rfind("#pragma", 0) != 0) return false;
+    }
+    if (nl == std::string::npos) break;
+    pos = nl + 1;
+  }
+  return true;
+}
+
+std::string blank_extern_c(std::string code) {
+  static const std::string kw = "extern \"C\"";
+  for (size_t p = 0; (p = code.find(kw, p)) != std::string::npos; p += kw.size())
+    code.replace(p, kw.size(), std::string(kw.size(), ' '));
+  return code;
+}
+
+std::string batch_namespace(size_t i) { return "ilint_batch_kernel_" + std::to_string(i); }
+
+// Parses `sources` (each with its kernel name) in one translation unit into `out`. Returns false
+// when Clang reported an error (then `out` is not to be used).
+bool parse_kernel_batch(const std::vector<std::pair<const std::string*, const std::string*>>& sources,
+                        std::vector<ParsedKernel>& out) {
+  std::string tu;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    tu += "namespace " + batch_namespace(i) + " {\n#line 1\n";
+    tu += blank_extern_c(blank_includes(*sources[i].first));
+    if (tu.back() != '\n') tu += '\n';
+    tu += "}\n";
+  }
+  ParsedUnit pu = parse_cpp(tu, kPreludeName, kPrelude);
+  if (!pu.errors.empty() || !pu.ctx) return false;
+  std::map<std::string, const clang::NamespaceDecl*> scopes;
+  for (auto* d : pu.ctx->getTranslationUnitDecl()->decls())
+    if (auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(d)) scopes[ns->getName().str()] = ns;
+  out.assign(sources.size(), ParsedKernel{});
+  for (size_t i = 0; i < sources.size(); ++i) {
+    auto it = scopes.find(batch_namespace(i));
+    if (it == scopes.end()) return false;
+    KernelVisitor v(*pu.ctx, out[i]);
+    v.run(*sources[i].second, it->second);
+    if (!out[i].found_function) return false;  // as alone, so the "no function" error is reported right
+  }
+  return true;
 }
 
 // ------------------------------------------------------------------ cache
@@ -828,7 +901,7 @@ struct CacheEntry {
 struct Cache {
   std::mutex mu;
   std::unordered_map<uint64_t, std::shared_ptr<CacheEntry>> entries;
-  std::atomic<uint64_t> parses{0}, hits{0};
+  std::atomic<uint64_t> parses{0}, hits{0}, runs{0}, batch_fallbacks{0};
   std::atomic<uint64_t> parse_ns{0};
 };
 
@@ -838,8 +911,9 @@ Cache& cache() {
 }
 
 // The parse of `source`, from the cache when the same text was parsed before.
+// With `ready`, a parse made elsewhere (in a batch) is stored instead of parsing again.
 std::shared_ptr<const CacheEntry> parsed_for(const std::string& source, const std::string& kernel_name,
-                                             bool count_hit = true) {
+                                             bool count_hit = true, ParsedKernel* ready = nullptr) {
   Cache& c = cache();
   uint64_t h = fnv1a(source);
   std::shared_ptr<CacheEntry> e;
@@ -862,10 +936,15 @@ std::shared_ptr<const CacheEntry> parsed_for(const std::string& source, const st
   }
   bool parsed_here = false;
   std::call_once(e->once, [&] {
-    auto t0 = std::chrono::steady_clock::now();
-    e->parsed = parse_kernel_source(source, kernel_name);
-    auto dt = std::chrono::steady_clock::now() - t0;
-    c.parse_ns += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(dt).count());
+    if (ready) {
+      e->parsed = std::move(*ready);
+    } else {
+      auto t0 = std::chrono::steady_clock::now();
+      e->parsed = parse_kernel_source(source, kernel_name);
+      auto dt = std::chrono::steady_clock::now() - t0;
+      c.parse_ns += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(dt).count());
+      c.runs++;
+    }
     c.parses++;
     parsed_here = true;
   });
@@ -939,25 +1018,73 @@ void read_one(Kernel& k, const std::string& file, DiagSink& diags, bool count_hi
 void read_cpp_kernel_clang(Kernel& k, const std::string& file, DiagSink& diags) { read_one(k, file, diags, true); }
 
 void read_cpp_kernels_clang(const std::vector<CppKernelJob>& jobs_in, DiagSink& diags, int jobs) {
-  // Distinct sources first, parsed on the pool; then every kernel takes its parse from the cache.
+  // Distinct sources not parsed before, in job order (deterministic batches).
   std::vector<size_t> distinct;
   {
     std::set<uint64_t> seen;
+    Cache& c = cache();
+    std::lock_guard<std::mutex> lock(c.mu);
     for (size_t i = 0; i < jobs_in.size(); ++i) {
       if (!jobs_in[i].kernel || jobs_in[i].kernel->source.empty()) continue;
-      if (seen.insert(fnv1a(jobs_in[i].kernel->source)).second) distinct.push_back(i);
+      uint64_t h = fnv1a(jobs_in[i].kernel->source);
+      if (c.entries.count(h)) continue;  // parsed (or being parsed) already: a cache hit below
+      if (seen.insert(h).second) distinct.push_back(i);
     }
   }
-  int n_threads = std::max(1, std::min<int>(jobs, static_cast<int>(distinct.size())));
+  // Work items: batches of batchable kernels, and the others alone. A batch holds up to
+  // kBatchKernels kernels or kBatchBytes of source, and there are at least as many items as
+  // threads when there are that many kernels.
+  constexpr size_t kBatchKernels = 24, kBatchBytes = 96 * 1024;
+  int n_threads = std::max(1, jobs);
+  std::vector<std::vector<size_t>> items;
+  std::vector<size_t> batchable_jobs;
+  for (size_t i : distinct) {
+    if (batchable(jobs_in[i].kernel->source)) batchable_jobs.push_back(i);
+    else items.push_back({i});
+  }
+  size_t per_item = std::max<size_t>(1, std::min(kBatchKernels, (batchable_jobs.size() + n_threads - 1) /
+                                                                    static_cast<size_t>(n_threads)));
+  std::vector<size_t> cur;
+  size_t cur_bytes = 0;
+  for (size_t i : batchable_jobs) {
+    size_t bytes = jobs_in[i].kernel->source.size();
+    if (!cur.empty() && (cur.size() >= per_item || cur_bytes + bytes > kBatchBytes)) {
+      items.push_back(std::move(cur));
+      cur.clear();
+      cur_bytes = 0;
+    }
+    cur.push_back(i);
+    cur_bytes += bytes;
+  }
+  if (!cur.empty()) items.push_back(std::move(cur));
+
+  Cache& c = cache();
   std::atomic<size_t> next{0};
   auto worker = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < distinct.size();) {
-      const Kernel* k = jobs_in[distinct[i]].kernel;
-      parsed_for(k->source, k->name);
+    for (size_t w; (w = next.fetch_add(1)) < items.size();) {
+      const auto& item = items[w];
+      if (item.size() > 1) {
+        std::vector<std::pair<const std::string*, const std::string*>> sources;
+        for (size_t i : item) sources.push_back({&jobs_in[i].kernel->source, &jobs_in[i].kernel->name});
+        std::vector<ParsedKernel> parsed;
+        auto t0 = std::chrono::steady_clock::now();
+        bool ok = parse_kernel_batch(sources, parsed);
+        auto dt = std::chrono::steady_clock::now() - t0;
+        c.parse_ns += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(dt).count());
+        c.runs++;
+        if (ok) {
+          for (size_t j = 0; j < item.size(); ++j)
+            parsed_for(jobs_in[item[j]].kernel->source, jobs_in[item[j]].kernel->name, false, &parsed[j]);
+          continue;
+        }
+        c.batch_fallbacks++;
+      }
+      for (size_t i : item) parsed_for(jobs_in[i].kernel->source, jobs_in[i].kernel->name, false);
     }
   };
   std::vector<std::thread> pool;
-  for (int t = 1; t < n_threads; ++t) pool.emplace_back(worker);
+  int spawn = std::min<int>(n_threads, static_cast<int>(items.size()));
+  for (int t = 1; t < spawn; ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
   std::set<size_t> parsed_on_pool(distinct.begin(), distinct.end());
@@ -968,6 +1095,8 @@ void read_cpp_kernels_clang(const std::vector<CppKernelJob>& jobs_in, DiagSink& 
 ClangParseStats clang_parse_stats() {
   ClangParseStats s;
   s.parses = cache().parses.load();
+  s.clang_runs = cache().runs.load();
+  s.batch_fallbacks = cache().batch_fallbacks.load();
   s.cache_hits = cache().hits.load();
   s.parse_seconds = static_cast<double>(cache().parse_ns.load()) * 1e-9;
   return s;

@@ -5,7 +5,7 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 
 #include <map>
-#include <regex>
+#include <re2/re2.h>
 #include <set>
 #include <sstream>
 
@@ -35,16 +35,16 @@ std::vector<std::string> split_lines(const std::string& s) {
 
 // Shim functions that are bookkeeping, not a computation: no KernelLaunch for them.
 bool is_bookkeeping_shim(const std::string& n) {
-  static const std::regex re(
-      R"(^aoti_torch_(empty_strided|item_\w+|get_\w+|dtype_\w+|device_type_\w+|layout_\w+|memory_format_\w+|delete_\w+|new_\w+|create_\w+|assign_\w+|check_\w+|_reinterpret_tensor|grad_mode_\w+|release_\w+|clone\w*|tensor_copy_\w*)$)");
-  return std::regex_match(n, re);
+  static const RE2 re(
+      R"(aoti_torch_(empty_strided|item_\w+|get_\w+|dtype_\w+|device_type_\w+|layout_\w+|memory_format_\w+|delete_\w+|new_\w+|create_\w+|assign_\w+|check_\w+|_reinterpret_tensor|grad_mode_\w+|release_\w+|clone\w*|tensor_copy_\w*))");
+  return RE2::FullMatch(n, re);
 }
 
 // aoti_torch_cpu_cumsum -> aten.cumsum; aoti_torch_cuda_mm_out -> aten.mm_out; "" otherwise.
 std::string aten_op_of_shim(const std::string& n) {
-  static const std::regex re(R"(^aoti_torch_(?:cpu|cuda|xpu|mps)_(\w+)$)");
-  std::smatch m;
-  if (std::regex_match(n, m, re)) return "aten." + m[1].str();
+  static const RE2 re(R"(aoti_torch_(?:cpu|cuda|xpu|mps)_(\w+))");
+  std::string op;
+  if (RE2::FullMatch(n, re, &op)) return "aten." + op;
   return "";
 }
 
@@ -65,21 +65,25 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
   WrapperVisitor(clang::ASTContext& ctx, Compile& c, const std::string& file, int first_line,
                  const std::vector<std::string>& lines)
       : ctx_(ctx), sm_(ctx.getSourceManager()), c_(c), file_(file), first_line_(first_line), lines_(lines) {
-    static const std::regex nodes_re(R"(^\s*//\s*Topologically Sorted Source Nodes:\s*\[(.*?)\])");
-    static const std::regex handle_re(R"(^\s*//\s*\[Provenance debug handles\]\s*(.*?)\s*$)");
+    static const RE2 nodes_re(R"(^\s*//\s*Topologically Sorted Source Nodes:\s*\[(.*?)\])");
+    static const RE2 handle_re(R"(^\s*//\s*\[Provenance debug handles\]\s*(.*?)\s*$)");
     for (size_t i = 0; i < lines_.size(); ++i) {
-      std::smatch m;
+      // Nearly every line is code: a substring test first, the pattern only on comment lines.
+      if (lines_[i].find("//") == std::string::npos) continue;
+      std::string m1;
       CommentMark cm;
       cm.line = static_cast<int>(i) + 1;
-      if (std::regex_search(lines_[i], m, nodes_re)) {
-        std::stringstream ss(m[1].str());
+      if (lines_[i].find("Topologically Sorted Source Nodes") != std::string::npos &&
+          RE2::PartialMatch(lines_[i], nodes_re, &m1)) {
+        std::stringstream ss(m1);
         for (std::string n; std::getline(ss, n, ',');) {
           size_t b = n.find_first_not_of(' '), e = n.find_last_not_of(' ');
           if (b != std::string::npos) cm.source_nodes.push_back(n.substr(b, e - b + 1));
         }
         comments_.push_back(cm);
-      } else if (std::regex_search(lines_[i], m, handle_re)) {
-        cm.handle = m[1].str();
+      } else if (lines_[i].find("[Provenance debug handles]") != std::string::npos &&
+                 RE2::PartialMatch(lines_[i], handle_re, &m1)) {
+        cm.handle = m1;
         comments_.push_back(cm);
       }
     }
@@ -95,7 +99,7 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
         for (auto* inner : ls->decls())
           if (auto* f = llvm::dyn_cast<clang::FunctionDecl>(inner)) {
             kernel_names_.insert(f->getName().str());
-            if (f->doesThisDeclarationHaveABody()) add_kernel_def(f, ls, kernels_out);
+            if (f->doesThisDeclarationHaveABody() || f->hasSkippedBody()) add_kernel_def(f, ls, kernels_out);
           }
       } else if (auto* ft = llvm::dyn_cast<clang::FunctionTemplateDecl>(d)) {
         auto* f = ft->getTemplatedDecl();
@@ -207,14 +211,14 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
       if (!b.name.empty()) add_buffer(b);
       return true;
     }
-    static const std::regex item_re(R"(^aoti_torch_item_(\w+)$)");
-    std::smatch m;
-    if (std::regex_match(callee, m, item_re) && call->getNumArgs() == 2) {
+    static const RE2 item_re(R"(aoti_torch_item_(\w+))");
+    std::string item_type;
+    if (RE2::FullMatch(callee, item_re, &item_type) && call->getNumArgs() == 2) {
       // AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_item_int64(inputs[0], &arg0_1));
       int64_t idx = -1;
       std::string target = var_name(strip_addr(call->getArg(1)));
       if (subscript_of(strip(call->getArg(0)), inputs_var_, idx) && !target.empty()) {
-        std::string t = m[1].str();
+        const std::string& t = item_type;
         ValueKind k = t.rfind("int", 0) == 0 || t.rfind("uint", 0) == 0 ? ValueKind::SymInt
                       : t.rfind("float", 0) == 0 || t.rfind("bfloat", 0) == 0 ? ValueKind::SymFloat
                       : t == "bool" ? ValueKind::SymBool : ValueKind::Scalar;
@@ -497,7 +501,8 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
     std::string name = f->getName().str();
     if (c_.kernel(name)) return;
     int begin = main_file_line(ls->getBeginLoc(), sm_);
-    int end = main_file_line(f->getBody()->getEndLoc(), sm_);
+    int end = f->getBody() ? main_file_line(f->getBody()->getEndLoc(), sm_)
+                           : main_file_line(skipped_body_end(*f, ctx_), sm_);
     if (begin <= 0 || end < begin || end > static_cast<int>(lines_.size())) return;
     Kernel k;
     k.name = name;
@@ -561,23 +566,28 @@ bool read_cpp_wrapper_clang(Compile& c, const std::string& source, int first_lin
   // functions and grows with each release; their argument types do not matter to the model.
   std::string decls = "\n// Generated by inductor-lint: the aoti_torch_* functions this wrapper calls.\n";
   {
-    static const std::regex id_re(R"(\baoti_torch_\w+)");
+    static const RE2 id_re(R"(\b(aoti_torch_\w+))");
     std::set<std::string> names;
-    for (auto it = std::sregex_iterator(code.begin(), code.end(), id_re); it != std::sregex_iterator(); ++it)
-      names.insert(it->str());
+    re2::StringPiece rest(code);
+    for (std::string id; RE2::FindAndConsume(&rest, id_re, &id);) names.insert(id);
     for (auto& n : names) decls += "template <class... A> AOTITorchError " + n + "(A&&...);\n";
-    static const std::regex cache_re(R"(CACHE_TORCH_(DTYPE|DEVICE|LAYOUT|MEMORY_FORMAT)\((\w+)\))");
+    static const RE2 cache_re(R"(CACHE_TORCH_(DTYPE|DEVICE|LAYOUT|MEMORY_FORMAT)\((\w+)\))");
     std::set<std::string> getters;
-    for (auto it = std::sregex_iterator(code.begin(), code.end(), cache_re); it != std::sregex_iterator(); ++it) {
-      std::string kind = (*it)[1].str() == "DTYPE" ? "dtype" : (*it)[1].str() == "DEVICE" ? "device_type"
-                         : (*it)[1].str() == "LAYOUT" ? "layout" : "memory_format";
-      std::string g = "aoti_torch_" + kind + "_" + (*it)[2].str();
+    rest = re2::StringPiece(code);
+    for (std::string what, arg; RE2::FindAndConsume(&rest, cache_re, &what, &arg);) {
+      std::string kind = what == "DTYPE" ? "dtype" : what == "DEVICE" ? "device_type"
+                         : what == "LAYOUT" ? "layout" : "memory_format";
+      std::string g = "aoti_torch_" + kind + "_" + arg;
       if (!names.count(g)) getters.insert(g);
     }
     for (auto& g : getters) decls += "int32_t " + g + "();\n";
   }
   static const std::string prelude = std::string(kKernelPrelude) + kWrapperPrelude;
-  ParsedUnit pu = parse_cpp(code, kWrapperPreludeName, prelude, decls);
+  // The kernels defined in the wrapper (extern "C") are read by the kernel reader from their own
+  // text: the wrapper's parse skips their bodies, which are most of the wrapper's C++ and all of
+  // its template-heavy code (Vectorized<T> arithmetic).
+  ParsedUnit pu = parse_cpp(code, kWrapperPreludeName, prelude, decls,
+                            [](const clang::FunctionDecl& f) { return f.isExternC(); });
   std::vector<std::string> lines = split_lines(source);
   bool ok = pu.errors.empty();
   size_t shown = 0;

@@ -55,7 +55,8 @@ void read_runnable(const std::string& path, Compile& c, std::string& torch_versi
   if (RE2::PartialMatch(text, ver, &v)) torch_version = v;
 }
 
-void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, size_t& files_read, DiagSink& diags) {
+void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, size_t& files_read,
+               std::vector<size_t>& cpp_kernels, DiagSink& diags) {
   c.files = f;
   std::string base = !f.dir.empty() ? fs::path(f.dir).filename().string()
                                     : fs::path(!f.output_code.empty() ? f.output_code : f.fx_json).filename().string();
@@ -75,7 +76,7 @@ void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, si
     }
   }
   if (!f.output_code.empty() && read_text_file(f.output_code, text, diags)) {
-    parse_output_code(f.output_code, text, c, diags);
+    parse_output_code(f.output_code, text, c, diags, &cpp_kernels);
     ++files_read;
   } else if (!f.dir.empty() && f.output_code.empty() && f.fx_json.empty()) {
     // Reported by ingest already.
@@ -131,15 +132,25 @@ size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags,
   std::vector<Compile> compiles(n);
   std::vector<std::string> versions(n);
   std::vector<size_t> read(n, 0);
+  std::vector<std::vector<size_t>> cpp_kernels(n);
   std::atomic<size_t> next{0};
   auto worker = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < n;) build_one(in.compiles[i], compiles[i], versions[i], read[i], diags);
+    for (size_t i; (i = next.fetch_add(1)) < n;)
+      build_one(in.compiles[i], compiles[i], versions[i], read[i], cpp_kernels[i], diags);
   };
   int threads = std::max(1, std::min<int>(jobs, static_cast<int>(n)));
   std::vector<std::thread> pool;
   for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
+  // The C++ kernels of every compile, read together: the reader parses each distinct source
+  // once and batches them (many kernels per Clang run), on `jobs` threads.
+  if (cpp_kernel_reader()) {
+    std::vector<CppKernelJob> cpp_jobs;
+    for (size_t i = 0; i < n; ++i)
+      for (size_t k : cpp_kernels[i]) cpp_jobs.push_back({&compiles[i].kernels[k], compiles[i].files.output_code});
+    if (!cpp_jobs.empty()) cpp_kernel_reader()(cpp_jobs, diags, jobs);
+  }
   size_t total = 0;
   for (size_t i = 0; i < n; ++i) {
     total += read[i];

@@ -164,7 +164,8 @@ bool is_fallback_callee(const std::string& f) {
 
 }  // namespace
 
-void parse_output_code(const std::string& path, const std::string& text, Compile& c, DiagSink& diags) {
+void parse_output_code(const std::string& path, const std::string& text, Compile& c, DiagSink& diags,
+                       std::vector<size_t>* cpp_kernels_to_read) {
   static const RE2 aot_re(R"(^# AOT ID: \[(.*)\])");
   std::string aot;
   if (RE2::PartialMatch(text.substr(0, text.find('\n')), aot_re, &aot)) {
@@ -220,7 +221,6 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
     } else {
       read_cpp_signature(k);
       read_cpp_loop_ranges(k);
-      if (cpp_kernel_reader()) cpp_kernel_reader()(k, path, diags);
       if (c.device_type.empty()) c.device_type = "cpu";
     }
     if (triton) c.device_type = "cuda";
@@ -228,6 +228,13 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
       if (n.op != "placeholder" && n.op != "output" && n.target.find("PlaceHolder") == std::string::npos)
         k.fx_nodes.push_back(n.name);
     c.add_kernel(std::move(k));
+    if (cpp) {
+      if (cpp_kernels_to_read) {
+        cpp_kernels_to_read->push_back(c.kernels.size() - 1);
+      } else if (cpp_kernel_reader()) {
+        cpp_kernel_reader()({CppKernelJob{&c.kernels.back(), path}}, diags, 1);
+      }
+    }
   }
 
   // ---- cpp_wrapper=True: the wrapper and its C++ kernels are one C++ string, read by the Clang
