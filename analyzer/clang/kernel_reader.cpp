@@ -200,10 +200,12 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
     // The kernel is `extern "C" void kernel(...)` in cpp_pybinding sources; in cpp_wrapper
     // sources it carries its own name.
     const clang::FunctionDecl* fn = nullptr;
-    for (auto* d : scope->decls()) {
+    // noload_decls: the kernel's own declarations, without deserializing the whole prelude from
+    // the precompiled preamble.
+    for (auto* d : scope->noload_decls()) {
       const clang::FunctionDecl* f = nullptr;
       if (auto* ls = llvm::dyn_cast<clang::LinkageSpecDecl>(d)) {
-        for (auto* inner : ls->decls())
+        for (auto* inner : ls->noload_decls())
           if (auto* g = llvm::dyn_cast<clang::FunctionDecl>(inner)) f = pick(f, g, kernel_name);
       } else if (auto* g = llvm::dyn_cast<clang::FunctionDecl>(d)) {
         f = g;
@@ -868,7 +870,7 @@ bool parse_kernel_batch(const std::vector<std::pair<const std::string*, const st
   ParsedUnit pu = parse_cpp(tu, kPreludeName, kPrelude);
   if (!pu.errors.empty() || !pu.ctx) return false;
   std::map<std::string, const clang::NamespaceDecl*> scopes;
-  for (auto* d : pu.ctx->getTranslationUnitDecl()->decls())
+  for (auto* d : pu.ctx->getTranslationUnitDecl()->noload_decls())
     if (auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(d)) scopes[ns->getName().str()] = ns;
   out.assign(sources.size(), ParsedKernel{});
   for (size_t i = 0; i < sources.size(); ++i) {

@@ -94,9 +94,11 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
   // Kernels and launchers first (the entry calls them); walk() then reads the entry body.
   void collect(std::vector<Kernel>& kernels_out) {
     const clang::FunctionDecl* entry = nullptr;
-    for (auto* d : ctx_.getTranslationUnitDecl()->decls()) {
+    // noload_decls: the wrapper's own declarations, without deserializing the whole prelude
+    // from the precompiled preamble.
+    for (auto* d : ctx_.getTranslationUnitDecl()->noload_decls()) {
       if (auto* ls = llvm::dyn_cast<clang::LinkageSpecDecl>(d)) {
-        for (auto* inner : ls->decls())
+        for (auto* inner : ls->noload_decls())
           if (auto* f = llvm::dyn_cast<clang::FunctionDecl>(inner)) {
             kernel_names_.insert(f->getName().str());
             if (f->doesThisDeclarationHaveABody() || f->hasSkippedBody()) add_kernel_def(f, ls, kernels_out);
@@ -104,11 +106,13 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
       } else if (auto* ft = llvm::dyn_cast<clang::FunctionTemplateDecl>(d)) {
         auto* f = ft->getTemplatedDecl();
         std::string n = f->getName().str();
-        if (n.rfind("call_", 0) == 0 && f->doesThisDeclarationHaveABody()) launchers_[n] = f;
+        if (n.rfind("call_", 0) == 0 && (f->doesThisDeclarationHaveABody() || f->hasSkippedBody()))
+          launchers_[n] = f;
       } else if (auto* f = llvm::dyn_cast<clang::FunctionDecl>(d)) {
         std::string n = f->getName().str();
         if ((n == "inductor_entry_impl" || n == "run_impl") && f->doesThisDeclarationHaveABody()) entry = f;
-        else if (n.rfind("call_", 0) == 0 && f->doesThisDeclarationHaveABody()) launchers_[n] = f;
+        else if (n.rfind("call_", 0) == 0 && (f->doesThisDeclarationHaveABody() || f->hasSkippedBody()))
+          launchers_[n] = f;
       } else if (auto* v = llvm::dyn_cast<clang::VarDecl>(d)) {
         // CACHE_TORCH_DEVICE(cuda) -> cached_torch_device_type_cuda
         std::string n = v->getName().str();
@@ -121,7 +125,7 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
     }
     if (!entry) {
       // AOTInductor's out-of-line member `AOTInductorModel::run_impl`.
-      for (auto* d : ctx_.getTranslationUnitDecl()->decls())
+      for (auto* d : ctx_.getTranslationUnitDecl()->noload_decls())
         if (auto* m = llvm::dyn_cast<clang::CXXMethodDecl>(d))
           if (m->getName() == "run_impl" && m->doesThisDeclarationHaveABody()) entry = m;
     }
@@ -583,11 +587,15 @@ bool read_cpp_wrapper_clang(Compile& c, const std::string& source, int first_lin
     for (auto& g : getters) decls += "int32_t " + g + "();\n";
   }
   static const std::string prelude = std::string(kKernelPrelude) + kWrapperPrelude;
-  // The kernels defined in the wrapper (extern "C") are read by the kernel reader from their own
-  // text: the wrapper's parse skips their bodies, which are most of the wrapper's C++ and all of
-  // its template-heavy code (Vectorized<T> arithmetic).
-  ParsedUnit pu = parse_cpp(code, kWrapperPreludeName, prelude, decls,
-                            [](const clang::FunctionDecl& f) { return f.isExternC(); });
+  // Only the entry's body is read: the kernels defined in the wrapper (extern "C") are read by
+  // the kernel reader from their own text, the launchers (call_triton_*) by their parameters,
+  // and helpers (loadKernel, launchKernel) not at all. Skipping the other bodies leaves out
+  // most of the wrapper's C++ and all of its template-heavy code (Vectorized<T> arithmetic).
+  ParsedUnit pu = parse_cpp(code, kWrapperPreludeName, prelude, decls, [](const clang::FunctionDecl& f) {
+    if (!f.getDeclName().isIdentifier()) return true;
+    llvm::StringRef n = f.getName();
+    return n != "inductor_entry_impl" && n != "run_impl";
+  });
   std::vector<std::string> lines = split_lines(source);
   bool ok = pu.errors.empty();
   size_t shown = 0;
