@@ -43,9 +43,12 @@ const CppKernelReader& cpp_kernel_reader();
 
 // Reads the C++ wrapper of a cpp_wrapper=True compile (the text of `cpp_wrapper_src`, whose
 // line 1 is line `first_line` of `file`) into the wrapper model of `c`, and the C++ kernels it
-// defines into c.kernels. Installed by the Clang reader (analyzer/clang/); unset without it.
+// defines into c.kernels. With `kernels_to_read`, those kernels get only their signature here
+// and their indices in c.kernels are appended, for the caller to read with the kernel reader.
+// Installed by the Clang reader (analyzer/clang/); unset without it.
 using CppWrapperReader = std::function<void(Compile& c, const std::string& source, int first_line,
-                                            const std::string& file, DiagSink& diags)>;
+                                            const std::string& file, DiagSink& diags,
+                                            std::vector<size_t>* kernels_to_read)>;
 void set_cpp_wrapper_reader(CppWrapperReader reader);
 const CppWrapperReader& cpp_wrapper_reader();
 

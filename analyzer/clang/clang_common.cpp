@@ -378,6 +378,30 @@ std::string node_text(const clang::SourceRange& r, const clang::ASTContext& ctx)
   return out;
 }
 
+KernelParam kernel_param_of(const clang::ParmVarDecl& p, const clang::ASTContext& ctx) {
+  KernelParam kp;
+  kp.name = p.getName().str();
+  clang::QualType t = p.getType();
+  clang::PrintingPolicy pol(ctx.getLangOpts());
+  pol.SuppressScope = false;
+  // As written in the kernel ("const at::BFloat16*"), not canonicalized.
+  // The TypeLoc range leaves out a leading `const`: start at the declaration.
+  kp.type_text = node_text(clang::SourceRange(p.getBeginLoc(), p.getTypeSourceInfo()->getTypeLoc().getEndLoc()), ctx);
+  if (kp.type_text.empty()) kp.type_text = t.getAsString(pol);
+  kp.is_pointer = t->isPointerType();
+  if (kp.is_pointer) {
+    clang::QualType pointee = t->getPointeeType();
+    kp.is_const = pointee.isConstQualified();
+    kp.is_restrict = t.isRestrictQualified();
+    kp.dtype = parse_dtype(pointee.getUnqualifiedType().getAsString(pol));
+  } else {
+    kp.is_const = t.isConstQualified();
+    kp.dtype = parse_dtype(t.getUnqualifiedType().getAsString(pol));
+  }
+  if (kp.dtype == DType::Unknown) kp.dtype = elem_dtype(t);
+  return kp;
+}
+
 int main_file_line(clang::SourceLocation loc, const clang::SourceManager& sm, int* column) {
   if (loc.isInvalid()) return 0;
   auto e = sm.getExpansionLoc(loc);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analyzer/model/dtype.h"
+#include "analyzer/model/model.h"
 
 namespace ilint::clangx {
 
@@ -76,6 +77,10 @@ DType elem_dtype(clang::QualType t);
 
 // The source text of a node's range, whitespace collapsed to single spaces.
 std::string node_text(const clang::SourceRange& r, const clang::ASTContext& ctx);
+
+// A kernel parameter as the model has it: name, type as written ("const at::BFloat16*"),
+// pointer/const/restrict, element dtype.
+KernelParam kernel_param_of(const clang::ParmVarDecl& p, const clang::ASTContext& ctx);
 
 // Line/column in the main file of a location (macro expansions resolved); 0 when not in it.
 int main_file_line(clang::SourceLocation loc, const clang::SourceManager& sm, int* column = nullptr);

@@ -75,7 +75,10 @@ std::vector<EmbeddedCppSource> find_embedded_cpp_sources(const std::string& text
 // is not already in `c`). `first_line` maps source line 1 to a line of `file`.
 // Returns false (with a "cpp-wrapper-parse" diagnostic) when Clang reports errors; what the AST
 // held is still filled.
+// With `kernels_to_read`, the kernels the wrapper defines get their params from their
+// declarations only and their indices in c.kernels are appended (the caller reads them with
+// read_cpp_kernels_clang, batched with the other compiles' kernels); without it they are read here.
 bool read_cpp_wrapper_clang(Compile& c, const std::string& source, int first_line, const std::string& file,
-                            DiagSink& diags);
+                            DiagSink& diags, std::vector<size_t>* kernels_to_read = nullptr);
 
 }  // namespace ilint

@@ -456,27 +456,7 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
 
   void add_param(const clang::ParmVarDecl* p) {
     params_.insert(p);
-    KernelParam kp;
-    kp.name = p->getName().str();
-    clang::QualType t = p->getType();
-    clang::PrintingPolicy pol(ctx_.getLangOpts());
-    pol.SuppressScope = false;
-    // As written in the kernel ("const at::BFloat16*"), not canonicalized.
-    // The TypeLoc range leaves out a leading `const`: start at the declaration.
-    kp.type_text = node_text(clang::SourceRange(p->getBeginLoc(), p->getTypeSourceInfo()->getTypeLoc().getEndLoc()), ctx_);
-    if (kp.type_text.empty()) kp.type_text = t.getAsString(pol);
-    kp.is_pointer = t->isPointerType();
-    if (kp.is_pointer) {
-      clang::QualType pointee = t->getPointeeType();
-      kp.is_const = pointee.isConstQualified();
-      kp.is_restrict = t.isRestrictQualified();
-      kp.dtype = parse_dtype(pointee.getUnqualifiedType().getAsString(pol));
-    } else {
-      kp.is_const = t.isConstQualified();
-      kp.dtype = parse_dtype(t.getUnqualifiedType().getAsString(pol));
-    }
-    if (kp.dtype == DType::Unknown) kp.dtype = elem_dtype(t);
-    out_.params.push_back(kp);
+    out_.params.push_back(kernel_param_of(*p, ctx_));
   }
 
   void add_literal(const clang::Expr* lit, bool negated, const std::string& var) {

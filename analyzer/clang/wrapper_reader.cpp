@@ -514,6 +514,7 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
     for (int i = begin; i <= end; ++i) k.source += lines_[i - 1] + "\n";
     k.source_first_line = first_line_ + begin - 1;
     k.def_loc = SourceLoc{file_, first_line_ + begin - 1, 1};
+    for (auto* p : f->parameters()) k.params.push_back(kernel_param_of(*p, ctx_));
     out.push_back(std::move(k));
   }
 
@@ -563,7 +564,7 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
 }  // namespace
 
 bool read_cpp_wrapper_clang(Compile& c, const std::string& source, int first_line, const std::string& file,
-                            DiagSink& diags) {
+                            DiagSink& diags, std::vector<size_t>* kernels_to_read) {
   c.cpp_wrapper = true;
   std::string code = blank_includes(source);
   // Every aoti_torch_* the wrapper names, declared generically: the shim has hundreds of
@@ -610,13 +611,14 @@ bool read_cpp_wrapper_clang(Compile& c, const std::string& source, int first_lin
   if (!pu.ctx) return false;
   std::vector<Kernel> kernels;
   WrapperVisitor v(*pu.ctx, c, file, first_line, lines);
-  // The kernels defined in the wrapper are read by the kernel reader (one parse each, cached) and
-  // added before the entry is walked: launches need their params.
+  // The kernels defined in the wrapper are added before the entry is walked: launches need their
+  // params (from the declaration; the kernel reader's parse, now or later, gives the same).
   v.collect(kernels);
   for (auto& k : kernels) {
-    read_cpp_kernel_clang(k, file, diags);
+    if (!kernels_to_read) read_cpp_kernel_clang(k, file, diags);
     if (c.device_type.empty()) c.device_type = "cpu";
     c.add_kernel(std::move(k));
+    if (kernels_to_read) kernels_to_read->push_back(c.kernels.size() - 1);
   }
   v.walk();
   if (!v.found_entry)

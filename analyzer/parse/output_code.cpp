@@ -247,7 +247,7 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
     if (src->kind == Expr::Tuple && src->items.size() == 1) src = src->items[0].get();
     if (src->kind != Expr::String) continue;
     c.cpp_wrapper = true;
-    if (cpp_wrapper_reader()) cpp_wrapper_reader()(c, src->text, src->line, path, diags);
+    if (cpp_wrapper_reader()) cpp_wrapper_reader()(c, src->text, src->line, path, diags, cpp_kernels_to_read);
     else diags.note("cpp-wrapper-skipped", "C++ wrapper not read: built without the Clang reader", SourceLoc{path, s.line, 1});
   }
 
