@@ -9,6 +9,8 @@ not committed). One folder per target under OUT:
                     comment blocks of output_code.py
   fuzz_fx_json      FX graph JSON documents (the inductor_lint_fx_graph format read by parse_fx_json)
                     made from the nodes of each fx_graph_readable.py, plus the provenance JSON files
+  fuzz_cpp_kernel   every C++ kernel source (cpp_pybinding), and pairs of them joined by a form feed
+  fuzz_cpp_wrapper  every C++ wrapper source (cpp_wrapper_src)
   fuzz_dynamo_lines / fuzz_dynamo_logs
                     TORCH_LOGS text (stderr.txt), torchdynamo/debug.log and TORCH_TRACE logs, cut at
                     line boundaries into pieces of about 8 KB (the first 8 pieces of each file)
@@ -21,6 +23,8 @@ import re
 import sys
 
 TRITON_SRC = re.compile(r"async_compile\.triton\('[^']*', '''(.*?)'''", re.S)
+CPP_SRC = re.compile(r"async_compile\.cpp_pybinding\(\[[^\]]*\], r?'''(.*?)'''", re.S)
+CPP_WRAPPER_SRC = re.compile(r"cpp_wrapper_src = \(\s*r?'''(.*?)'''", re.S)
 NODE = re.compile(r'^\s+(\w+): "([^"]*)" = ([\w.]+)\((.*)\)\s*(?:#.*)?$', re.M)
 ANN = re.compile(r"^([a-z]+[0-9]*)\[([^\]]*)\](?:\[([^\]]*)\])?(.*)$")
 
@@ -96,6 +100,13 @@ def main():
                 put(out, "fuzz_output_code", text)
                 for src in TRITON_SRC.findall(text):
                     put(out, "fuzz_triton", src)
+                cpp = CPP_SRC.findall(text)
+                for src in cpp:
+                    put(out, "fuzz_cpp_kernel", src)
+                if len(cpp) >= 2:  # two kernels in one input: the batch path
+                    put(out, "fuzz_cpp_kernel", cpp[0] + "\f" + cpp[1])
+                for src in CPP_WRAPPER_SRC.findall(text):
+                    put(out, "fuzz_cpp_wrapper", src)
                 block = [l for l in text.splitlines() if l.startswith("#   %") or l.startswith("# Graph fragment")]
                 if block:
                     put(out, "fuzz_fx_text", "\n".join(block) + "\n")
