@@ -394,12 +394,9 @@ class InplaceReadAfterWrite : public Rule {
   void check(const Program& program, std::vector<Finding>& out) const override {
     for (const auto& c : program.compiles) {
       std::set<std::string> reported;
-      for (const auto& l : c.launches) {
-        if (l.is_fallback) continue;
-        const Kernel* k = c.kernel(l.kernel);
-        if (!k || k->stores.empty() || k->loads.empty()) continue;
-        check_launch(c, *k, l, reported, out);
-      }
+      for_each_kernel_launch(c, [&](const Kernel& k, const KernelLaunch& l) {
+        if (!k.stores.empty() && !k.loads.empty()) check_launch(c, k, l, reported, out);
+      });
     }
   }
 

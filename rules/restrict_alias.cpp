@@ -38,15 +38,12 @@ class RestrictAlias : public Rule {
   void check(const Program& program, std::vector<Finding>& out) const override {
     for (const auto& c : program.compiles) {
       std::set<std::string> reported;
-      for (const auto& l : c.launches) {
-        if (l.is_fallback) continue;
-        const Kernel* k = c.kernel(l.kernel);
-        if (!k || k->backend != KernelBackend::Cpp) continue;
-        bool any_restrict = std::any_of(k->params.begin(), k->params.end(),
+      for_each_kernel_launch(c, [&](const Kernel& k, const KernelLaunch& l) {
+        if (k.backend != KernelBackend::Cpp) return;
+        bool any_restrict = std::any_of(k.params.begin(), k.params.end(),
                                         [](const KernelParam& p) { return p.is_pointer && p.is_restrict; });
-        if (!any_restrict) continue;
-        check_launch(c, *k, l, reported, out);
-      }
+        if (any_restrict) check_launch(c, k, l, reported, out);
+      });
     }
   }
 

@@ -58,4 +58,14 @@ struct ParamBinding {
 };
 std::vector<ParamBinding> bind_params(const Compile& c, const Kernel& k, const KernelLaunch& l);
 
+// Calls f(kernel, launch) for each launch of a generated kernel of `c` (ATen fallbacks and
+// launches of kernels the compile does not define are skipped), in launch order.
+template <class F>
+void for_each_kernel_launch(const Compile& c, F&& f) {
+  for (const auto& l : c.launches) {
+    if (l.is_fallback) continue;
+    if (const Kernel* k = c.kernel(l.kernel)) f(*k, l);
+  }
+}
+
 }  // namespace ilint
