@@ -943,7 +943,7 @@ SourceLoc to_file(SourceLoc l, const std::string& file, int first_line) {
 }
 
 void apply(Kernel& k, const ParsedKernel& pk, const std::string& file_in, DiagSink& diags) {
-  const std::string file = file_in.empty() ? k.def_loc.file : file_in;
+  const std::string file = file_in.empty() ? k.def_loc.file.str() : file_in;
   const int first = k.source_first_line > 0 ? k.source_first_line : 1;
   auto move = [&](SourceLoc l) { return to_file(l, file, first); };
   if (pk.found_function) {

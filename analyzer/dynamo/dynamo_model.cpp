@@ -96,7 +96,7 @@ void resolve_path(std::optional<SourceLoc>& loc, const std::vector<std::string>&
   for (const auto& f : user_files)
     if (f == loc->file) return;
   for (const auto& f : user_files)
-    if (ends_with(f, loc->file)) {
+    if (ends_with(f, loc->file.str())) {
       loc->file = f;
       return;
     }
@@ -186,7 +186,7 @@ void add_sym_derived(ScalarCrossing& sc, const std::vector<std::map<std::string,
         d.loc = s.loc;
         d.user_loc = s.user_loc;
         d.user_code = s.user_code;
-        d.compile_dir = fs::path(s.loc.file).parent_path().string();
+        d.compile_dir = fs::path(s.loc.file.str()).parent_path().string();
         d.derived_by = "sym_expr";
         d.expr = e + " at " + u.symbol + "=" + u.value;
         u.literals.push_back(std::move(d));
@@ -592,7 +592,7 @@ size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& di
         d.loc = s.loc;
         d.user_loc = s.user_loc;
         d.user_code = s.user_code;
-        d.compile_dir = fs::path(s.loc.file).parent_path().string();
+        d.compile_dir = fs::path(s.loc.file.str()).parent_path().string();
         for (size_t b = 0; b < sc.uses.size(); ++b) {
           if (b == a) continue;
           auto ib = sites[b].find(key);

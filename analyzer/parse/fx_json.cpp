@@ -137,7 +137,7 @@ bool parse_fx_json(const std::string& path, const std::string& text, FxGraph& ou
     if (n.contains("user_source") && n["user_source"].is_object()) {
       const json& u = n["user_source"];
       if (u.contains("file") && u["file"].is_string() && u.contains("line") && u["line"].is_number_integer()) {
-        x.user_loc = SourceLoc{u["file"], u["line"].get<int>(), 0};
+        x.user_loc = SourceLoc{u["file"].get<std::string>(), u["line"].get<int>(), 0};
         x.user_function = string_field(u, "function");
         x.user_code = string_field(u, "code");
       }

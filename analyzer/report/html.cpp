@@ -267,7 +267,7 @@ json finding_json(const Finding& f, const Program& p) {
     for (const auto& u : s.uses) relevant |= frame_compiles.count(u.compile_id) > 0;
     for (const auto& r : f.related)
       relevant |= s.origin.valid() && r.loc.line == s.origin.line &&
-                  fs::path(r.loc.file).filename() == fs::path(s.origin.file).filename();
+                  fs::path(r.loc.file.str()).filename() == fs::path(s.origin.file.str()).filename();
     if (!relevant) continue;
     json js{{"local_name", s.local_name}, {"produced_by", s.produced_by}, {"origin", loc_json(s.origin)},
             {"origin_code", s.origin_code}};
@@ -369,7 +369,7 @@ json html_report_data(const Analysis& a, const HtmlOptions& opts) {
     for (const auto& c : a.program.compiles)
       for (const auto& n : c.fx.nodes)
         if (n.user_loc && n.user_loc->line == l.line && !n.user_code.empty() &&
-            fs::path(n.user_loc->file).filename() == fs::path(l.file).filename()) {
+            fs::path(n.user_loc->file.str()).filename() == fs::path(l.file.str()).filename()) {
           user_lines[key] = {{"text", n.user_code}, {"from", "fx comment"}};
           return;
         }

@@ -85,7 +85,7 @@ TEST(ReportConfig, AppliesToRealFindings) {
   ASSERT_FALSE(a->findings.empty()) << "s2_cuda gives no finding: needs the reduced-precision-scan rule from main";
   const Finding& first = a->findings.front();
   ASSERT_FALSE(first.related.empty());
-  std::string file = fs::path(first.related.front().loc.file).filename().string();
+  std::string file = fs::path(first.related.front().loc.file.str()).filename().string();
   int line = first.related.front().loc.line;
 
   Config sev;
