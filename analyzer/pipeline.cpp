@@ -1,6 +1,9 @@
 #include "analyzer/pipeline.h"
 
+#include <time.h>
+
 #include <algorithm>
+#include <memory>
 #include <set>
 
 #include "analyzer/rule.h"
@@ -28,19 +31,47 @@ void run_rules(const Program& program, const AnalyzeOptions& opts, std::vector<F
   finalize_findings(out);
 }
 
+namespace {
+double now_wall() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+double now_cpu() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+}  // namespace
+
+StageClock::StageClock() : wall0_(now_wall()), cpu0_(now_cpu()) {}
+StageTime StageClock::stop(std::string stage) const {
+  return StageTime{std::move(stage), now_wall() - wall0_, now_cpu() - cpu0_};
+}
+
 void analyze(const AnalyzeOptions& opts, Analysis& out) {
-  auto stage = [&](const std::string& s) {
+  std::unique_ptr<StageClock> clock;
+  std::string current;
+  auto stage = [&](const std::string& s, const std::string& label) {
+    if (clock) out.times.push_back(clock->stop(current));
+    if (s.empty()) return;
     if (opts.on_stage) opts.on_stage(s);
+    current = label;
+    clock = std::make_unique<StageClock>();
   };
   out.program.inputs = opts.paths;
-  stage("reading inputs");
+  stage("reading inputs", "ingest");
   out.ingest = ingest_paths(opts.paths, out.diags);
-  stage("parsing " + std::to_string(out.ingest.compiles.size()) + " compiles");
-  out.files_read = build_compiles(out.ingest, out.program, out.diags, opts.jobs);
-  stage("reading Dynamo logs");
+  stage("parsing " + std::to_string(out.ingest.compiles.size()) + " compiles", "parse compiles");
+  std::vector<CppKernelJob> cpp_kernels;
+  out.files_read = build_compiles(out.ingest, out.program, out.diags, opts.jobs, &cpp_kernels);
+  stage("reading " + std::to_string(cpp_kernels.size()) + " C++ kernels", "C++ kernels");
+  read_cpp_kernels(cpp_kernels, out.diags, opts.jobs);
+  stage("reading Dynamo logs", "Dynamo logs");
   out.files_read += build_dynamo_model(out.ingest, out.program, out.diags);
-  stage("running rules");
+  stage("running rules", "rules");
   run_rules(out.program, opts, out.findings, out.diags);
+  stage("", "");
 }
 
 }  // namespace ilint

@@ -21,12 +21,30 @@ struct AnalyzeOptions {
   std::function<void(const std::string& stage)> on_stage;
 };
 
+// Time spent in one stage of the pipeline (--time-report).
+struct StageTime {
+  std::string stage;
+  double wall_seconds = 0;
+  double cpu_seconds = 0;  // user + system time of the whole process (all threads) in the stage
+};
+
 struct Analysis {
   IngestResult ingest;
   Program program;
   DiagSink diags;
   std::vector<Finding> findings;
   size_t files_read = 0;   // files that parsed into the model (0: nothing could be read -> exit 2)
+  std::vector<StageTime> times;
+};
+
+// Wall and process CPU time of a piece of work, for StageTime.
+class StageClock {
+ public:
+  StageClock();
+  StageTime stop(std::string stage) const;
+
+ private:
+  double wall0_, cpu0_;
 };
 
 // Reads the C++ source of C++ kernels into each `kernel` (params, loads, stores, casts,
@@ -53,7 +71,14 @@ void set_cpp_wrapper_reader(CppWrapperReader reader);
 const CppWrapperReader& cpp_wrapper_reader();
 
 // Parse stage: fills program.compiles from the ingested files. Returns the number of files read.
-size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags, int jobs);
+// With `cpp_kernels`, the C++ kernels are not read here: they are appended for read_cpp_kernels
+// (the pipeline times that stage apart); without it, they are read before returning.
+size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags, int jobs,
+                      std::vector<CppKernelJob>* cpp_kernels = nullptr);
+
+// Reads the C++ kernels build_compiles left (with the installed reader: every distinct source
+// once, batched, on `jobs` threads). Without a reader, kernels keep their signature facts.
+void read_cpp_kernels(const std::vector<CppKernelJob>& cpp_kernels, DiagSink& diags, int jobs);
 
 // Dynamo layer: fills program.dynamo from TORCH_LOGS text, debug.log and TORCH_TRACE, and joins
 // frames to compiles. Defined in analyzer/dynamo/.

@@ -127,7 +127,12 @@ void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, si
 
 }  // namespace
 
-size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags, int jobs) {
+void read_cpp_kernels(const std::vector<CppKernelJob>& cpp_kernels, DiagSink& diags, int jobs) {
+  if (cpp_kernel_reader() && !cpp_kernels.empty()) cpp_kernel_reader()(cpp_kernels, diags, jobs);
+}
+
+size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags, int jobs,
+                      std::vector<CppKernelJob>* cpp_kernels_out) {
   size_t n = in.compiles.size();
   std::vector<Compile> compiles(n);
   std::vector<std::string> versions(n);
@@ -144,13 +149,11 @@ size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags,
   worker();
   for (auto& t : pool) t.join();
   // The C++ kernels of every compile, read together: the reader parses each distinct source
-  // once and batches them (many kernels per Clang run), on `jobs` threads.
-  if (cpp_kernel_reader()) {
-    std::vector<CppKernelJob> cpp_jobs;
-    for (size_t i = 0; i < n; ++i)
-      for (size_t k : cpp_kernels[i]) cpp_jobs.push_back({&compiles[i].kernels[k], compiles[i].files.output_code});
-    if (!cpp_jobs.empty()) cpp_kernel_reader()(cpp_jobs, diags, jobs);
-  }
+  // once and batches them (many kernels per Clang run), on `jobs` threads. The kernels are
+  // addressed in the model's final place (program.compiles, moved below).
+  std::vector<std::pair<size_t, size_t>> cpp_refs;
+  for (size_t i = 0; i < n; ++i)
+    for (size_t k : cpp_kernels[i]) cpp_refs.push_back({i, k});
   size_t total = 0;
   for (size_t i = 0; i < n; ++i) {
     total += read[i];
@@ -163,6 +166,11 @@ size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags,
     if (k > 0) c.id += "#" + std::to_string(k + 1);
   }
   program.compiles = std::move(compiles);
+  std::vector<CppKernelJob> cpp_jobs;
+  for (auto [i, k] : cpp_refs)
+    cpp_jobs.push_back({&program.compiles[i].kernels[k], program.compiles[i].files.output_code});
+  if (cpp_kernels_out) cpp_kernels_out->insert(cpp_kernels_out->end(), cpp_jobs.begin(), cpp_jobs.end());
+  else read_cpp_kernels(cpp_jobs, diags, jobs);
   if (!program.torch_version.empty()) {
     // inductor-lint reads torch 2.11 output; other versions may lay out their files differently.
     if (program.torch_version.rfind("2.11", 0) != 0)
