@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "analyzer/parse/line_scan.h"
 #include "analyzer/parse/python.h"
 
 namespace ilint {
@@ -16,18 +17,18 @@ std::vector<std::string> split_top(std::string_view s) {
   // Splits "8, 1, s0 + 1" at top-level commas.
   std::vector<std::string> out;
   int d = 0;
-  std::string cur;
-  for (char c : s) {
+  size_t start = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
     if (c == '(' || c == '[') ++d;
     if (c == ')' || c == ']') --d;
     if (c == ',' && d == 0) {
-      out.push_back(py::normalize_space(cur));
-      cur.clear();
-      continue;
+      out.push_back(py::normalize_space(s.substr(start, i - start)));
+      start = i + 1;
     }
-    cur += c;
   }
-  if (!py::normalize_space(cur).empty()) out.push_back(py::normalize_space(cur));
+  std::string last = py::normalize_space(s.substr(start));
+  if (!last.empty()) out.push_back(std::move(last));
   return out;
 }
 
@@ -36,10 +37,17 @@ std::vector<std::string> split_top(std::string_view s) {
 TensorMeta parse_value_annotation(std::string_view text, ValueKind& kind) {
   TensorMeta m;
   kind = ValueKind::Other;
-  static const RE2 sym(R"(^Sym\((.*)\)$)");
-  re2::StringPiece inner_piece;
-  if (text.rfind("Sym(", 0) == 0 && RE2::FullMatch(text, sym, &inner_piece)) {
-    std::string_view inner = sv(inner_piece);
+  std::string_view inner;
+  auto sym_match = [&] {
+    scan::Match r = scan::sym_annotation(text, inner);
+    if (r != scan::Match::Unsure) return r == scan::Match::Yes;
+    static const RE2 sym(scan::kSymPattern);
+    re2::StringPiece piece;
+    if (!RE2::FullMatch(text, sym, &piece)) return false;
+    inner = sv(piece);
+    return true;
+  };
+  if (text.rfind("Sym(", 0) == 0 && sym_match()) {
     // Sym(s0) is an int; Sym(zf0)/Sym(0.5*zf0) a float; Sym(Eq(s0, 1)) a bool.
     if (inner.find("zf") != std::string::npos || inner.find("zuf") != std::string::npos ||
         inner.find('.') != std::string::npos)
@@ -51,21 +59,32 @@ TensorMeta parse_value_annotation(std::string_view text, ValueKind& kind) {
     m.shape.emplace_back(inner);
     return m;
   }
-  static const RE2 tensor(R"(^([a-z]+[0-9]*[a-z0-9]*)\[([^\]]*)\](?:\[([^\]]*)\])?(.*)$)");
-  re2::StringPiece dt, shape, stride, device;
-  if (RE2::FullMatch(text, tensor, &dt, &shape, &stride, &device)) {
-    m.dtype = parse_dtype(sv(dt));
-    if (m.dtype == DType::Unknown && sv(dt) != "unknown") return m;
+  scan::TensorAnnotation t;
+  scan::Match r = scan::tensor_annotation(text, t);
+  if (r == scan::Match::Unsure) {
+    static const RE2 tensor(scan::kTensorPattern);
+    re2::StringPiece dt, shape, stride, device;
+    r = RE2::FullMatch(text, tensor, &dt, &shape, &stride, &device) ? scan::Match::Yes : scan::Match::No;
+    t = {sv(dt), sv(shape), sv(stride), sv(device)};
+  }
+  if (r == scan::Match::Yes) {
+    m.dtype = parse_dtype(t.dtype);
+    if (m.dtype == DType::Unknown && t.dtype != "unknown") return m;
     kind = ValueKind::Tensor;
-    m.shape = split_top(sv(shape));
-    m.stride = split_top(sv(stride));
-    m.device = py::normalize_space(sv(device));
+    m.shape = split_top(t.shape);
+    m.stride = split_top(t.stride);
+    m.device = py::normalize_space(t.device);
   }
   return m;
 }
 
 void collect_fragment_refs(std::string_view args, std::vector<std::string>& out) {
-  static const RE2 ref(R"(%([A-Za-z_][A-Za-z0-9_]*))");
+  if (scan::plain_line(args)) {
+    std::string_view in = args, name;
+    while (scan::next_fragment_ref(in, name)) out.emplace_back(name);
+    return;
+  }
+  static const RE2 ref(scan::kFragmentRefPattern);
   re2::StringPiece in(args);
   re2::StringPiece name;
   while (RE2::FindAndConsume(&in, ref, &name)) out.emplace_back(sv(name));
@@ -73,29 +92,36 @@ void collect_fragment_refs(std::string_view args, std::vector<std::string>& out)
 
 bool parse_graph_fragment_line(std::string_view line, FxNode& out) {
   // %add : Tensor "bf16[8, 1, 5, 15][75, 75, 15, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%slice_3, %slice_4), kwargs = {})
-  static const RE2 node(R"re(^%([A-Za-z_][A-Za-z0-9_]*) : ([A-Za-z_]+)(?: "([^"]*)")?(?:\[num_users=\d+\])? = ([a-z_]+)\[target=(.*?)\](?:\(args = \((.*)\), kwargs = \{(.*)\}\))?\s*$)re");
-  re2::StringPiece name, type, ann, op, target, args, kwargs;
-  if (line.empty() || line[0] != '%') return false;  // the regex is anchored on '%': skip it early
-  if (!RE2::FullMatch(line, node, &name, &type, &ann, &op, &target, &args, &kwargs)) return false;
+  if (line.empty() || line[0] != '%') return false;  // the pattern is anchored on '%': skip it early
+  scan::FragmentLine f;
+  scan::Match r = scan::fragment_line(line, f);
+  if (r == scan::Match::Unsure) {
+    static const RE2 node(scan::kFragmentLinePattern);
+    re2::StringPiece name, type, ann, op, target, args, kwargs;
+    if (!RE2::FullMatch(line, node, &name, &type, &ann, &op, &target, &args, &kwargs)) return false;
+    f = {sv(name), sv(type), sv(ann), sv(op), sv(target), sv(args), sv(kwargs)};
+  } else if (r == scan::Match::No) {
+    return false;
+  }
   out = FxNode{};
-  out.name = std::string(sv(name));
-  out.op = std::string(sv(op));
-  out.target = std::string(sv(target));
-  out.annotation = std::string(sv(ann));
+  out.name = std::string(f.name);
+  out.op = std::string(f.op);
+  out.target = std::string(f.target);
+  out.annotation = std::string(f.annotation);
   ValueKind k;
-  out.meta = parse_value_annotation(sv(ann), k);
-  out.kind = sv(type) == "Tensor" ? ValueKind::Tensor : (sv(type) == "Sym" ? k : k);
-  if (sv(type) == "Tensor") out.kind = ValueKind::Tensor;
-  for (auto& a : split_top(sv(args))) out.args.push_back(std::move(a));
-  for (auto& kv : split_top(sv(kwargs))) {
+  out.meta = parse_value_annotation(f.annotation, k);
+  out.kind = f.type == "Tensor" ? ValueKind::Tensor : (f.type == "Sym" ? k : k);
+  if (f.type == "Tensor") out.kind = ValueKind::Tensor;
+  for (auto& a : split_top(f.args)) out.args.push_back(std::move(a));
+  for (auto& kv : split_top(f.kwargs)) {
     auto colon = kv.find(':');
     if (colon == std::string::npos) continue;
     std::string key = py::normalize_space(kv.substr(0, colon));
     if (key.size() >= 2 && (key.front() == '\'' || key.front() == '"')) key = key.substr(1, key.size() - 2);
     out.kwargs[key] = py::normalize_space(kv.substr(colon + 1));
   }
-  collect_fragment_refs(sv(args), out.input_nodes);
-  collect_fragment_refs(sv(kwargs), out.input_nodes);
+  collect_fragment_refs(f.args, out.input_nodes);
+  collect_fragment_refs(f.kwargs, out.input_nodes);
   if (out.target.find("copy_") != std::string::npos && !out.input_nodes.empty()) out.mutates = out.input_nodes[0];
   return true;
 }
@@ -104,12 +130,21 @@ namespace {
 
 // "# File: /work/steering/probe/seed2.py:12 in fn, code: x = x_base.view(1, 1, 1, 16).expand_as(y)"
 bool parse_file_comment(std::string_view c, SourceLoc& loc, std::string& fn, std::string& code) {
-  static const RE2 re(R"(^#\s*File: (.*?):(\d+) in ([^,]*), code: (.*)$)");
-  int line = 0;
-  std::string file;
   if (c.find("File: ") == std::string_view::npos) return false;  // cheap test first: most comments are not this
-  if (!RE2::FullMatch(c, re, &file, &line, &fn, &code)) return false;
-  loc = SourceLoc{file, line, 0};
+  scan::FileComment f;
+  scan::Match r = scan::file_comment(c, f);
+  if (r == scan::Match::No) return false;
+  if (r == scan::Match::Unsure) {
+    static const RE2 re(scan::kFileCommentPattern);
+    int line = 0;
+    std::string file;
+    if (!RE2::FullMatch(c, re, &file, &line, &fn, &code)) return false;
+    loc = SourceLoc{file, line, 0};
+    return true;
+  }
+  fn = std::string(f.function);
+  code = std::string(f.code);
+  loc = SourceLoc{std::string(f.file), f.line, 0};
   return true;
 }
 

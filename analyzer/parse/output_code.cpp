@@ -10,6 +10,7 @@
 #include <set>
 
 #include "analyzer/parse/fx_text.h"
+#include "analyzer/parse/line_scan.h"
 #include "analyzer/parse/python.h"
 #include "analyzer/parse/triton_kernel.h"
 #include "analyzer/pipeline.h"
@@ -23,19 +24,22 @@ using py::Stmt;
 
 std::vector<std::string> split_list(std::string_view s) {
   std::vector<std::string> out;
-  std::string cur;
+  size_t start = 0;
   int d = 0;
-  for (char c : s) {
+  auto piece = [&](size_t end) {
+    std::string p = py::normalize_space(s.substr(start, end - start));
+    if (!p.empty()) out.push_back(std::move(p));
+  };
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
     if (c == '(' || c == '[') ++d;
     if (c == ')' || c == ']') --d;
     if (c == ',' && d == 0) {
-      if (!py::normalize_space(cur).empty()) out.push_back(py::normalize_space(cur));
-      cur.clear();
-      continue;
+      piece(i);
+      start = i + 1;
     }
-    cur += c;
   }
-  if (!py::normalize_space(cur).empty()) out.push_back(py::normalize_space(cur));
+  piece(s.size());
   return out;
 }
 
@@ -48,13 +52,34 @@ std::string_view strip_comment_marker(std::string_view c) {
 
 // "# Topologically Sorted Source Nodes: [view, x, cumulative_trapezoid], Original ATen: [aten.view, ...]"
 bool parse_source_nodes(std::string_view c, std::vector<std::string>& nodes, std::vector<std::string>& aten) {
-  static const RE2 re(R"(^#\s*Topologically Sorted Source Nodes: \[(.*?)\](?:, Original ATen: \[(.*)\])?\s*$)");
-  re2::StringPiece n, a;
-  // Most comments are not this one: a substring test is far cheaper than the regex.
+  // Most comments are not this one: a substring test is far cheaper than any matching.
   if (c.find("Topologically Sorted Source Nodes") == std::string_view::npos) return false;
-  if (!RE2::FullMatch(re2::StringPiece(c.data(), c.size()), re, &n, &a)) return false;
-  nodes = split_list(std::string_view(n.data(), n.size()));
-  aten = split_list(std::string_view(a.data(), a.size()));
+  std::string_view n, a;
+  scan::Match r = scan::source_nodes(c, n, a);
+  if (r == scan::Match::No) return false;
+  if (r == scan::Match::Unsure) {
+    static const RE2 re(scan::kSourceNodesPattern);
+    re2::StringPiece np, ap;
+    if (!RE2::FullMatch(c, re, &np, &ap)) return false;
+    n = std::string_view(np.data(), np.size());
+    a = std::string_view(ap.data(), ap.size());
+  }
+  nodes = split_list(n);
+  aten = split_list(a);
+  return true;
+}
+
+// "# [Provenance debug handles] triton_poi_fused_add_0:3": the handle.
+bool parse_provenance_handle(std::string_view c, std::string& handle) {
+  if (c.find("[Provenance debug handles]") == std::string_view::npos) return false;
+  std::string_view h;
+  scan::Match r = scan::provenance_handle(c, h);
+  if (r == scan::Match::No) return false;
+  if (r == scan::Match::Unsure) {
+    static const RE2 re(scan::kProvenanceHandlePattern);
+    return RE2::FullMatch(c, re, &handle);
+  }
+  handle = std::string(h);
   return true;
 }
 
@@ -275,10 +300,8 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
     for (const auto& cm : s.comments_above) {
       std::vector<std::string> nodes, aten;
       if (parse_source_nodes(cm.text, nodes, aten)) pending_nodes = nodes;
-      static const RE2 handle(R"(^#\s*\[Provenance debug handles\]\s*(.*?)\s*$)");
       std::string h;
-      if (cm.text.find("[Provenance debug handles]") != std::string::npos && RE2::FullMatch(cm.text, handle, &h))
-        pending_handle = h;
+      if (parse_provenance_handle(cm.text, h)) pending_handle = h;
     }
     if (s.kind == Stmt::Assign && s.value && s.value->kind == Expr::Name && s.value->text == "args" &&
         !s.targets.empty()) {
