@@ -774,25 +774,34 @@ int binop_level(const Token& t) {
   }
 }
 
+// binary(L) is binary(L + 1) followed by a loop over the operators of level L, for L = 0..5,
+// and binary(6) is unary(): unrolled, that is one operand followed by the loops of levels 5, 4,
+// ..., L in turn, each taking binary(lev + 1) as its right operand. Same trees, same depth
+// accounting (each level's links are released when its loop ends; a cut ends them all), without
+// six nested calls for every operand.
 Expr* Parser::binary(int level) {
   constexpr int kLevels = 6;
-  if (level >= kLevels) return unary();
-  Expr* l = binary(level + 1);
-  int links = 0;
-  while (!at_end() && binop_level(cur()) == level) {
-    if (!link(links)) return cut_chain(links);
-    Expr* b = make(Expr::BinOp, cur());
-    b->text = cur().text;
-    b->begin = l->begin;
-    b->line = l->line;
-    b->col = l->col;
-    ++p_;
-    Expr* r = binary(level + 1);
-    b->items = items2(l, r);
-    finish(b);
-    l = b;
+  Expr* l = unary();
+  if (at_end()) return l;
+  int next = binop_level(cur());
+  if (next < level) return l;  // the common case: no binary operator follows
+  for (int lev = kLevels - 1; lev >= level; --lev) {
+    int links = 0;
+    while (!at_end() && binop_level(cur()) == lev) {
+      if (!link(links)) return cut_chain(links);
+      Expr* b = make(Expr::BinOp, cur());
+      b->text = cur().text;
+      b->begin = l->begin;
+      b->line = l->line;
+      b->col = l->col;
+      ++p_;
+      Expr* r = binary(lev + 1);
+      b->items = items2(l, r);
+      finish(b);
+      l = b;
+    }
+    depth_ -= links;
   }
-  depth_ -= links;
   return l;
 }
 
