@@ -1,6 +1,7 @@
 #include "analyzer/parse/python.h"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
@@ -185,53 +186,85 @@ constexpr CharTable kChars;
 inline bool has(char c, uint8_t flag) { return kChars.f[static_cast<unsigned char>(c)] & flag; }
 
 uint32_t keyword(std::string_view s) {
-  auto is = [&](const char* k) { return std::memcmp(s.data(), k, s.size()) == 0; };
-  switch (s.size()) {
-    case 2:
-      if (is("in")) return KwIn;
-      if (is("if")) return KwIf;
-      if (is("or")) return KwOr;
-      if (is("is")) return KwIs;
-      return KwNone;
-    case 3:
-      if (is("def")) return KwDef;
-      if (is("for")) return KwFor;
-      if (is("not")) return KwNot;
+  // By first byte, then the whole spelling: most names (tmp3, xindex, tl, buf0) fail at once.
+  auto is = [&](std::string_view k) { return s == k; };
+  switch (s[0]) {
+    case 'a':
       if (is("and")) return KwAnd;
-      if (is("del")) return KwDel;
-      if (is("try")) return KwTry;
-      return KwNone;
-    case 4:
-      if (is("else")) return KwElse;
-      if (is("elif")) return KwElif;
-      if (is("with")) return KwWith;
-      if (is("from")) return KwFrom;
-      if (is("pass")) return KwPass;
-      return KwNone;
-    case 5:
       if (is("async")) return KwAsync;
-      if (is("class")) return KwClass;
-      if (is("while")) return KwWhile;
-      if (is("break")) return KwBreak;
-      if (is("raise")) return KwRaise;
-      return KwNone;
-    case 6:
-      if (is("return")) return KwReturn;
-      if (is("lambda")) return KwLambda;
-      if (is("import")) return KwImport;
-      if (is("except")) return KwExcept;
-      if (is("global")) return KwGlobal;
       if (is("assert")) return KwAssert;
       return KwNone;
-    case 7:
-      return is("finally") ? KwFinally : KwNone;
-    case 8:
+    case 'b':
+      return is("break") ? KwBreak : KwNone;
+    case 'c':
+      if (is("class")) return KwClass;
       if (is("continue")) return KwContinue;
+      return KwNone;
+    case 'd':
+      if (is("def")) return KwDef;
+      if (is("del")) return KwDel;
+      return KwNone;
+    case 'e':
+      if (is("else")) return KwElse;
+      if (is("elif")) return KwElif;
+      if (is("except")) return KwExcept;
+      return KwNone;
+    case 'f':
+      if (is("for")) return KwFor;
+      if (is("from")) return KwFrom;
+      if (is("finally")) return KwFinally;
+      return KwNone;
+    case 'g':
+      return is("global") ? KwGlobal : KwNone;
+    case 'i':
+      if (is("in")) return KwIn;
+      if (is("if")) return KwIf;
+      if (is("is")) return KwIs;
+      if (is("import")) return KwImport;
+      return KwNone;
+    case 'l':
+      return is("lambda") ? KwLambda : KwNone;
+    case 'n':
+      if (is("not")) return KwNot;
       if (is("nonlocal")) return KwNonlocal;
+      return KwNone;
+    case 'o':
+      return is("or") ? KwOr : KwNone;
+    case 'p':
+      return is("pass") ? KwPass : KwNone;
+    case 'r':
+      if (is("return")) return KwReturn;
+      if (is("raise")) return KwRaise;
+      return KwNone;
+    case 't':
+      return is("try") ? KwTry : KwNone;
+    case 'w':
+      if (is("with")) return KwWith;
+      if (is("while")) return KwWhile;
       return KwNone;
     default:
       return KwNone;
   }
+}
+
+// The first byte in [k, n) that can end or interrupt a string body: a backslash, a newline or the
+// quote. Eight bytes at a time (kernel sources are long triple-quoted strings).
+size_t string_stop(const char* s, size_t k, size_t n, char q) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+  const uint64_t bs = kOnes * static_cast<unsigned char>('\\'), nl = kOnes * static_cast<unsigned char>('\n'),
+                 qq = kOnes * static_cast<unsigned char>(q);
+  // A zero byte of v sets the high bit of that byte in zero(v) (bytes above it may be set too,
+  // by the borrow; the lowest set bit is always the first zero byte).
+  auto zero = [&](uint64_t v) { return (v - kOnes) & ~v & kHighs; };
+  while (std::endian::native == std::endian::little && k + 8 <= n) {
+    uint64_t x;
+    std::memcpy(&x, s + k, 8);
+    uint64_t m = zero(x ^ bs) | zero(x ^ nl) | zero(x ^ qq);
+    if (m) return k + (static_cast<size_t>(__builtin_ctzll(m)) >> 3);
+    k += 8;
+  }
+  while (k < n && s[k] != '\\' && s[k] != '\n' && s[k] != q) ++k;
+  return k;
 }
 
 void tokenize_into(std::string_view src, std::vector<Token>& toks, std::vector<ParseIssue>* issues) {
@@ -336,11 +369,9 @@ void tokenize_into(std::string_view src, std::vector<Token>& toks, std::vector<P
         int start_line = line, start_col = col_of(i);
         bool closed = false;
         while (k < n) {
+          k = string_stop(s, k, n, q);
+          if (k >= n) break;
           char d = s[k];
-          if (d != '\\' && d != '\n' && d != q) {
-            ++k;
-            continue;
-          }
           if (d == '\\' && k + 1 < n) {
             // Raw or not, a backslash protects the next character (the quote) from ending the string.
             if (s[k + 1] == '\n') {

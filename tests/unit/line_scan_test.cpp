@@ -5,12 +5,15 @@
 #include <gtest/gtest.h>
 #include <re2/re2.h>
 
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <regex>
 #include <set>
 #include <sstream>
 
+#include "analyzer/ingest/ingest.h"
 #include "analyzer/parse/line_scan.h"
 
 namespace fs = std::filesystem;
@@ -285,4 +288,46 @@ TEST(LineScan, FragmentRefsAreTheRegex) {
     EXPECT_EQ(fast, slow) << s;
   }
   EXPECT_GT(plain, 100u);
+}
+
+// ingest's parse_compile_dir_name scans by hand what this std::regex matched.
+TEST(LineScan, CompileDirNameIsTheRegex) {
+  static const std::regex re(R"(^.*?__(\d+)_(forward|backward|inference)_(.+)$)");
+  std::vector<std::string> names = {"model__0_forward_1.0", "model__12_backward_3", "model__1_inference_0.1", "x__0_forward_",
+                                    "a___0_forward_x", "a__0_forward__1_backward_2", "a__b__3_inference_z", "__1_forward_a",
+                                    "model__99999999999_forward_0", "m\n__1_forward_a", "m__1_forward_a\nb", "m__1_forward_\r",
+                                    "m__x_forward_a__2_backward_b", "m__1_forwardx_a", "m__1_backward", "", "__", "m__1__forward_a"};
+  for (const auto& e : fs::recursive_directory_iterator(ILINT_FIXTURES_DIR))
+    if (e.is_directory()) names.push_back(e.path().filename().string());
+  std::mt19937 rng(3);
+  static const std::string alphabet = "_0123456789\n\rabdfikornw.";
+  size_t base = names.size();
+  for (size_t i = 0; i < base; ++i)
+    for (int c = 0; c < 20; ++c) {
+      std::string m = names[i];
+      for (int o = 0; o < 3; ++o) {
+        size_t at = rng() % (m.size() + 1);
+        if (rng() % 2 && at < m.size()) m.erase(at, 1);
+        else m.insert(at, 1, alphabet[rng() % alphabet.size()]);
+      }
+      names.push_back(m);
+    }
+  size_t matched = 0;
+  for (const auto& n : names) {
+    std::smatch m;
+    bool ok = std::regex_match(n, m, re);
+    int index = -7;
+    std::string kind, trailing;
+    ASSERT_EQ(parse_compile_dir_name(n, index, kind, trailing), ok) << n;
+    if (!ok) continue;
+    ++matched;
+    int want = -1;
+    std::string digits = m[1].str();
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), want);
+    if (ec != std::errc() || end != digits.data() + digits.size()) want = -1;
+    EXPECT_EQ(index, want) << n;
+    EXPECT_EQ(kind, m[2].str()) << n;
+    EXPECT_EQ(trailing, m[3].str()) << n;
+  }
+  EXPECT_GT(matched, 50u);
 }
