@@ -30,19 +30,16 @@ Arena& Arena::operator=(Arena&& o) noexcept {
   return *this;
 }
 
-void* Arena::alloc(size_t bytes, size_t align) {
+void* Arena::grow(size_t bytes, size_t align) {
+  // Blocks double from the first size (sized by the parser from the source) up to 1 MiB.
+  constexpr size_t kMaxBlock = size_t(1) << 20;
+  size_t size = first_;
+  if (!blocks_.empty()) size = std::min(kMaxBlock, std::max(first_, first_ << std::min<size_t>(blocks_.size(), 8)));
+  size = std::max(size, bytes + align);
+  blocks_.emplace_back(new char[size]);
+  cur_ = blocks_.back().get();
+  left_ = size;
   size_t pad = (0 - reinterpret_cast<uintptr_t>(cur_)) & (align - 1);
-  if (!cur_ || pad + bytes > left_) {
-    // Blocks double from the first size (sized by the parser from the source) up to 1 MiB.
-    constexpr size_t kMaxBlock = size_t(1) << 20;
-    size_t size = first_;
-    if (!blocks_.empty()) size = std::min(kMaxBlock, std::max(first_, first_ << std::min<size_t>(blocks_.size(), 8)));
-    size = std::max(size, bytes + align);
-    blocks_.emplace_back(new char[size]);
-    cur_ = blocks_.back().get();
-    left_ = size;
-    pad = (0 - reinterpret_cast<uintptr_t>(cur_)) & (align - 1);
-  }
   char* p = cur_ + pad;
   cur_ = p + bytes;
   left_ -= pad + bytes;
@@ -267,6 +264,28 @@ size_t string_stop(const char* s, size_t k, size_t n, char q) {
   return k;
 }
 
+// What a byte can start, for the tokenizer's dispatch.
+enum Lead : uint8_t { LOp, LSpace, LNewline, LBackslash, LHash, LQuote, LPrefix, LIdent, LDigit, LDot };
+
+struct LeadTable {
+  Lead f[256] = {};
+  constexpr LeadTable() {
+    for (int c = 0; c < 256; ++c) {
+      bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+      if (alpha || c == '_' || c >= 0x80) f[c] = LIdent;
+      if (c >= '0' && c <= '9') f[c] = LDigit;
+    }
+    for (const char* p = "rRbBuUfF"; *p; ++p) f[static_cast<unsigned char>(*p)] = LPrefix;
+    f[static_cast<unsigned char>(' ')] = f[static_cast<unsigned char>('\t')] = f[static_cast<unsigned char>('\f')] = LSpace;
+    f[static_cast<unsigned char>('\n')] = f[static_cast<unsigned char>('\r')] = LNewline;
+    f[static_cast<unsigned char>('\\')] = LBackslash;
+    f[static_cast<unsigned char>('#')] = LHash;
+    f[static_cast<unsigned char>('\'')] = f[static_cast<unsigned char>('"')] = LQuote;
+    f[static_cast<unsigned char>('.')] = LDot;
+  }
+};
+constexpr LeadTable kLead;
+
 void tokenize_into(std::string_view src, std::vector<Token>& toks, std::vector<ParseIssue>* issues) {
   toks.clear();
   // About one token per 5 bytes in Inductor output: one reservation instead of ~15 regrowths.
@@ -290,8 +309,65 @@ void tokenize_into(std::string_view src, std::vector<Token>& toks, std::vector<P
     t.end = e;
     return t;
   };
+  // A string literal whose prefix (possibly empty) is s[i, j) and whose opening quote is s[j].
+  auto string_literal = [&](size_t j) {
+    std::string_view prefix = src.substr(i, j - i);
+    char q = s[j];
+    bool triple = j + 2 < n && s[j + 1] == q && s[j + 2] == q;
+    size_t body = j + (triple ? 3 : 1);
+    size_t k = body;
+    int start_line = line, start_col = col_of(i);
+    bool closed = false;
+    while (k < n) {
+      k = string_stop(s, k, n, q);
+      if (k >= n) break;
+      char d = s[k];
+      if (d == '\\' && k + 1 < n) {
+        // Raw or not, a backslash protects the next character (the quote) from ending the string.
+        if (s[k + 1] == '\n') {
+          ++line;
+          line_start = k + 2;
+        }
+        k += 2;
+        continue;
+      }
+      if (d == '\n') {
+        if (!triple) break;
+        ++line;
+        line_start = k + 1;
+        ++k;
+        continue;
+      }
+      if (d == q) {
+        if (!triple) {
+          closed = true;
+          break;
+        }
+        if (k + 2 < n && s[k + 1] == q && s[k + 2] == q) {
+          closed = true;
+          break;
+        }
+      }
+      ++k;
+    }
+    Token& t = toks.emplace_back();
+    t.kind = Tok::String;
+    t.prefix = prefix;
+    t.triple = triple;
+    t.line = start_line;
+    t.col = start_col;
+    t.content_line = start_line;
+    t.begin = i;
+    t.text = src.substr(body, std::min(k, n) - body);
+    if (!closed) {
+      issue(start_line, start_col, "unterminated string literal");
+      t.end = std::min(k, n);
+    } else {
+      t.end = k + (triple ? 3 : 1);
+    }
+    i = t.end;
+  };
   while (i < n) {
-    char c = s[i];
     if (at_line_start) {
       // Indentation: emit an Indent token carrying the width of the leading whitespace, for
       // lines that hold code (blank and comment-only lines carry no indentation meaning).
@@ -314,142 +390,100 @@ void tokenize_into(std::string_view src, std::vector<Token>& toks, std::vector<P
       i = j;
       continue;
     }
-    if (c == ' ' || c == '\t' || c == '\f') {
-      ++i;
-      continue;
-    }
-    if (c == '\n' || c == '\r') {
-      if (c == '\r' && i + 1 < n && s[i + 1] == '\n') ++i;
-      if (depth == 0 && !toks.empty() && toks.back().kind != Tok::Newline && toks.back().kind != Tok::Comment &&
-          toks.back().kind != Tok::Indent) {
-        Token& t = add(Tok::Newline, i, i);
-        (void)t;
-      }
-      ++i;
-      ++line;
-      line_start = i;
-      at_line_start = true;
-      continue;
-    }
-    if (c == '\\' && i + 1 < n && (s[i + 1] == '\n' || s[i + 1] == '\r')) {
-      // Explicit line joining.
-      i += 1;
-      if (s[i] == '\r' && i + 1 < n && s[i + 1] == '\n') ++i;
-      ++i;
-      ++line;
-      line_start = i;
-      continue;
-    }
-    if (c == '#') {
-      const void* nl = std::memchr(s + i, '\n', n - i);
-      size_t j = nl ? static_cast<size_t>(static_cast<const char*>(nl) - s) : n;
-      if (const void* cr = std::memchr(s + i, '\r', j - i)) j = static_cast<size_t>(static_cast<const char*>(cr) - s);
-      if (depth > 0) {
-        // Comments inside brackets carry nothing the analyzer reads; dropping them keeps
-        // every statement's tokens contiguous.
+    char c = s[i];
+    // One dispatch on the first byte. The byte classes are disjoint, so this takes the branch
+    // the old sequence of tests (space, newline, line join, comment, string, name, number,
+    // operator) took.
+    switch (kLead.f[static_cast<unsigned char>(c)]) {
+      case LSpace:
+        ++i;
+        continue;
+      case LNewline:
+        if (c == '\r' && i + 1 < n && s[i + 1] == '\n') ++i;
+        if (depth == 0 && !toks.empty() && toks.back().kind != Tok::Newline && toks.back().kind != Tok::Comment &&
+            toks.back().kind != Tok::Indent)
+          add(Tok::Newline, i, i);
+        ++i;
+        ++line;
+        line_start = i;
+        at_line_start = true;
+        continue;
+      case LBackslash:
+        if (i + 1 < n && (s[i + 1] == '\n' || s[i + 1] == '\r')) {
+          // Explicit line joining.
+          i += 1;
+          if (s[i] == '\r' && i + 1 < n && s[i + 1] == '\n') ++i;
+          ++i;
+          ++line;
+          line_start = i;
+          continue;
+        }
+        break;  // an operator (an Error token)
+      case LHash: {
+        const void* nl = std::memchr(s + i, '\n', n - i);
+        size_t j = nl ? static_cast<size_t>(static_cast<const char*>(nl) - s) : n;
+        if (const void* cr = std::memchr(s + i, '\r', j - i)) j = static_cast<size_t>(static_cast<const char*>(cr) - s);
+        if (depth > 0) {
+          // Comments inside brackets carry nothing the analyzer reads; dropping them keeps
+          // every statement's tokens contiguous.
+          i = j;
+          continue;
+        }
+        Token& t = add(Tok::Comment, i, j);
+        t.text = std::string_view(s + i, j - i);
         i = j;
         continue;
       }
-      Token& t = add(Tok::Comment, i, j);
-      t.text = src.substr(i, j - i);
-      i = j;
-      continue;
-    }
-    // String literal, with optional prefix.
-    {
-      size_t j = i;
-      while (j < n && j - i < 3 && has(s[j], kPrefix)) ++j;
-      // (A prefix letter is an identifier start, so any prefix run may begin a string.)
-      if (j < n && (s[j] == '\'' || s[j] == '"')) {
-        std::string_view prefix = src.substr(i, j - i);
-        char q = s[j];
-        bool triple = j + 2 < n && s[j + 1] == q && s[j + 2] == q;
-        size_t body = j + (triple ? 3 : 1);
-        size_t k = body;
-        int start_line = line, start_col = col_of(i);
-        bool closed = false;
-        while (k < n) {
-          k = string_stop(s, k, n, q);
-          if (k >= n) break;
-          char d = s[k];
-          if (d == '\\' && k + 1 < n) {
-            // Raw or not, a backslash protects the next character (the quote) from ending the string.
-            if (s[k + 1] == '\n') {
-              ++line;
-              line_start = k + 2;
-            }
-            k += 2;
-            continue;
-          }
-          if (d == '\n') {
-            if (!triple) break;
-            ++line;
-            line_start = k + 1;
-            ++k;
-            continue;
-          }
-          if (d == q) {
-            if (!triple) {
-              closed = true;
-              break;
-            }
-            if (k + 2 < n && s[k + 1] == q && s[k + 2] == q) {
-              closed = true;
-              break;
-            }
-          }
-          ++k;
+      case LQuote:
+        string_literal(i);
+        continue;
+      case LPrefix: {
+        // Up to three prefix letters, then a quote: a string; otherwise a name.
+        size_t j = i;
+        while (j < n && j - i < 3 && has(s[j], kPrefix)) ++j;
+        if (j < n && (s[j] == '\'' || s[j] == '"')) {
+          string_literal(j);
+          continue;
         }
-        Token& t = toks.emplace_back();
-        t.kind = Tok::String;
-        t.prefix = prefix;
-        t.triple = triple;
-        t.line = start_line;
-        t.col = start_col;
-        t.content_line = start_line;
-        t.begin = i;
-        t.text = src.substr(body, std::min(k, n) - body);
-        if (!closed) {
-          issue(start_line, start_col, "unterminated string literal");
-          t.end = std::min(k, n);
-        } else {
-          t.end = k + (triple ? 3 : 1);
-        }
-        i = t.end;
+        [[fallthrough]];
+      }
+      case LIdent: {
+        size_t j = i + 1;
+        while (j < n && has(s[j], kIdChar)) ++j;
+        Token& t = add(Tok::Name, i, j);
+        t.text = std::string_view(s + i, j - i);
+        t.code = keyword(t.text);
+        i = j;
         continue;
       }
-    }
-    if (has(c, kIdStart)) {
-      size_t j = i + 1;
-      while (j < n && has(s[j], kIdChar)) ++j;
-      Token& t = add(Tok::Name, i, j);
-      t.text = src.substr(i, j - i);
-      t.code = keyword(t.text);
-      i = j;
-      continue;
-    }
-    if (has(c, kDigit) || (c == '.' && i + 1 < n && has(s[i + 1], kDigit))) {
-      size_t j = i;
-      char c1 = j + 1 < n ? s[j + 1] : '\0';
-      if (c == '0' && (c1 == 'x' || c1 == 'X' || c1 == 'o' || c1 == 'O' || c1 == 'b' || c1 == 'B')) {
-        j += 2;
-        while (j < n && (has(s[j], kHex) || s[j] == '_')) ++j;
-      } else {
-        while (j < n && (has(s[j], kDigit) || s[j] == '_' || s[j] == '.')) ++j;
-        if (j < n && (s[j] == 'e' || s[j] == 'E')) {
-          size_t k = j + 1;
-          if (k < n && (s[k] == '+' || s[k] == '-')) ++k;
-          if (k < n && has(s[k], kDigit)) {
-            j = k;
-            while (j < n && has(s[j], kDigit)) ++j;
+      case LDot:
+        if (!(i + 1 < n && has(s[i + 1], kDigit))) break;  // an operator
+        [[fallthrough]];
+      case LDigit: {
+        size_t j = i;
+        char c1 = j + 1 < n ? s[j + 1] : '\0';
+        if (c == '0' && (c1 == 'x' || c1 == 'X' || c1 == 'o' || c1 == 'O' || c1 == 'b' || c1 == 'B')) {
+          j += 2;
+          while (j < n && (has(s[j], kHex) || s[j] == '_')) ++j;
+        } else {
+          while (j < n && (has(s[j], kDigit) || s[j] == '_' || s[j] == '.')) ++j;
+          if (j < n && (s[j] == 'e' || s[j] == 'E')) {
+            size_t k = j + 1;
+            if (k < n && (s[k] == '+' || s[k] == '-')) ++k;
+            if (k < n && has(s[k], kDigit)) {
+              j = k;
+              while (j < n && has(s[j], kDigit)) ++j;
+            }
           }
+          if (j < n && (s[j] == 'j' || s[j] == 'J' || s[j] == 'L')) ++j;
         }
-        if (j < n && (s[j] == 'j' || s[j] == 'J' || s[j] == 'L')) ++j;
+        Token& t = add(Tok::Number, i, j);
+        t.text = std::string_view(s + i, j - i);
+        i = j;
+        continue;
       }
-      Token& t = add(Tok::Number, i, j);
-      t.text = src.substr(i, j - i);
-      i = j;
-      continue;
+      case LOp:
+        break;
     }
     // Operators. Longest operator first, by direct character tests.
     size_t len = 1;
@@ -465,7 +499,7 @@ void tokenize_into(std::string_view src, std::vector<Token>& toks, std::vector<P
     else if (c == '-' && c1 == '>')
       len = 2;  // ->
     Token& t = add(Tok::Op, i, i + len);
-    t.text = src.substr(i, len);
+    t.text = std::string_view(s + i, len);
     t.code = op_code(t.text);
     if (len == 1) {
       // ('\0' counts as an opener and a closer, as std::strchr found it in both sets: no net change.)
@@ -621,6 +655,7 @@ class Parser {
   void skip_comprehension();
 
   void parse_statement(Stmt& s);
+  void parse_simple(Stmt& s);
 };
 
 Expr* Parser::expr_list() {
@@ -1134,7 +1169,13 @@ void Parser::parse_statement(Stmt& s) {
   s.col = first.col;
   s.begin = first.begin;
   auto kw = [&](Kw k) { return is_name(k); };
-  if (is_op(kAt)) {
+  // Most statements start with a plain name (an assignment or a call): none of the keyword
+  // branches below can apply.
+  bool keyword_or_at = !at_end() && ((first.kind == Tok::Name && first.code != KwNone) ||
+                                     (first.kind == Tok::Op && first.code == kAt));
+  if (!keyword_or_at) {
+    parse_simple(s);
+  } else if (is_op(kAt)) {
     s.kind = Stmt::Decorator;
     ++p_;
     s.value = expr();
@@ -1231,6 +1272,18 @@ void Parser::parse_statement(Stmt& s) {
     s.kind = kw(KwPass) ? Stmt::Pass : Stmt::Other;
     skip_to_end();
   } else {
+    parse_simple(s);
+  }
+  if (!at_end()) {
+    issue(cur(), "unexpected '" + token_text(cur(), 20) + "' in statement");
+    skip_to_end();
+  }
+  s.end = p_ > 0 ? toks_[p_ - 1].end : s.begin;
+}
+
+// Assignments (plain, annotated, augmented) and expression statements.
+void Parser::parse_simple(Stmt& s) {
+  {
     Expr* lhs = expr_list();
     if (is_op(kColon) && lhs->kind == Expr::Name) {
       // Annotated assignment: `add: "bf16[8, 1, 5, 15]" = torch.ops.aten.add.Tensor(...)`.
@@ -1260,11 +1313,6 @@ void Parser::parse_statement(Stmt& s) {
       s.value = lhs;
     }
   }
-  if (!at_end()) {
-    issue(cur(), "unexpected '" + token_text(cur(), 20) + "' in statement");
-    skip_to_end();
-  }
-  s.end = p_ > 0 ? toks_[p_ - 1].end : s.begin;
 }
 
 void Parser::parse_all() {

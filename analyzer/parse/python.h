@@ -125,7 +125,14 @@ class Arena {
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
 
-  void* alloc(size_t bytes, size_t align);
+  void* alloc(size_t bytes, size_t align) {
+    size_t pad = (0 - reinterpret_cast<uintptr_t>(cur_)) & (align - 1);
+    if (!cur_ || pad + bytes > left_) return grow(bytes, align);
+    char* p = cur_ + pad;
+    cur_ = p + bytes;
+    left_ -= pad + bytes;
+    return p;
+  }
   template <class T>
   T* make() {
     return new (alloc(sizeof(T), alignof(T))) T();
@@ -141,6 +148,7 @@ class Arena {
   void reserve_first(size_t bytes) { first_ = bytes; }
 
  private:
+  void* grow(size_t bytes, size_t align);  // a new block, then the allocation from it
   std::vector<std::unique_ptr<char[]>> blocks_;
   char* cur_ = nullptr;
   size_t left_ = 0;
