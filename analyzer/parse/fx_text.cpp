@@ -169,6 +169,7 @@ bool parse_fx_readable(const std::string& path, const std::string& text, FxGraph
   for (auto& i : m.issues) diags.warning("parse-python", i.message, SourceLoc{path, i.line, i.col});
   out.origin = "fx_graph_readable.py";
   out.file = path;
+  out.nodes.reserve(out.nodes.size() + m.stmts.size());  // at most one node per statement
   std::set<std::string, std::less<>> known;
   SourceLoc user;
   std::string user_fn, user_code;

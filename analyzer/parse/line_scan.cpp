@@ -1,5 +1,6 @@
 #include "analyzer/parse/line_scan.h"
 
+#include <cstdint>
 #include <cstring>
 
 namespace ilint::scan {
@@ -46,8 +47,17 @@ bool comment_head(std::string_view s, size_t& i, std::string_view lit) {
 }  // namespace
 
 bool plain_line(std::string_view s) {
-  for (char c : s)
-    if (c == '\n' || static_cast<unsigned char>(c) >= 0x80) return false;
+  // Eight bytes at a time: no byte >= 0x80, no byte equal to '\n'.
+  constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull, kNl = kOnes * '\n';
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t x;
+    std::memcpy(&x, s.data() + i, 8);
+    uint64_t y = x ^ kNl;  // a zero byte where x has '\n'
+    if ((x | ((y - kOnes) & ~y)) & kHighs) return false;
+  }
+  for (; i < s.size(); ++i)
+    if (s[i] == '\n' || static_cast<unsigned char>(s[i]) >= 0x80) return false;
   return true;
 }
 

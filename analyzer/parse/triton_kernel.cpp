@@ -147,6 +147,12 @@ DType promote(DType a, DType b) {
   return rank(a) >= rank(b) ? a : b;
 }
 
+// map[name], or Unknown when absent (one lookup).
+DType dtype_in(const std::map<std::string, DType>& m, const std::string& name) {
+  auto it = m.find(name);
+  return it == m.end() ? DType::Unknown : it->second;
+}
+
 }  // namespace
 
 void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
@@ -257,17 +263,17 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
     if (!def || s.enclosing_def != k.name) continue;
     SourceLoc loc{file, s.line, s.col};
     if (s.kind == Stmt::ExprStmt && s.value && s.value->kind == Expr::Call && s.value->func &&
-        s.value->func->dotted() == "tl.store" && s.value->items.size() >= 2) {
+        s.value->func->dotted_is("tl.store") && s.value->items.size() >= 2) {
       MemAccess a;
       split_pointer(m, *s.value->items[0], ptrs, a.ptr, a.index);
       std::vector<std::string> vars;
       read_vars(*s.value->items[1], vars);
       a.var = vars.empty() ? py::normalize_space(m.text_of(*s.value->items[1])) : vars[0];
-      a.value_dtype = ptr_dtype.count(a.ptr) ? ptr_dtype[a.ptr] : DType::Unknown;
+      a.value_dtype = dtype_in(ptr_dtype, a.ptr);
       a.loc = loc;
-      k.stores.push_back(a);
       KernelStmt st{"", "store", {a.var}, loc};
-      k.stmts.push_back(st);
+      k.stores.push_back(std::move(a));
+      k.stmts.push_back(std::move(st));
       continue;
     }
     if ((s.kind != Stmt::Assign && s.kind != Stmt::AnnAssign) || !s.value || s.targets.empty()) continue;
@@ -310,16 +316,16 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
       MemAccess a;
       split_pointer(m, *core->items[0], ptrs, a.ptr, a.index);
       a.var = var;
-      DType stored = ptr_dtype.count(a.ptr) ? ptr_dtype[a.ptr] : DType::Unknown;
+      DType stored = dtype_in(ptr_dtype, a.ptr);
       a.value_dtype = cast_to != DType::Unknown ? cast_to : stored;
       a.loc = loc;
-      k.loads.push_back(a);
       var_dtype[var] = a.value_dtype;
       st.op = "load";
       st.operands = {a.ptr};
       if (cast_to != DType::Unknown && cast_to != stored)
         k.casts.push_back(CastOp{var, a.ptr, cast_to, loc});
-      k.stmts.push_back(st);
+      k.loads.push_back(std::move(a));
+      k.stmts.push_back(std::move(st));
       continue;
     }
     if (cast_to != DType::Unknown && core->kind == Expr::Name) {
@@ -328,7 +334,7 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
       var_dtype[var] = cast_to;
       st.op = "cast";
       st.operands = {std::string(core->text)};
-      k.stmts.push_back(st);
+      k.stmts.push_back(std::move(st));
       continue;
     }
     if (callee == "tl.associative_scan" || callee.find("exclusive_scan_decoupled_lookback") != std::string::npos) {
@@ -343,13 +349,13 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
         if (i->kind == Expr::Name && i->text.rfind("_triton_helper_fn", 0) == 0) helper = std::string(i->text);
       if (const Expr* cf = core->kwarg("combine_fn")) helper = cf->dotted();
       r.combine = combine_from_helper(m.stmts, helper);
-      r.compute_dtype = var_dtype.count(r.input_var) ? var_dtype[r.input_var] : DType::Unknown;
+      r.compute_dtype = dtype_in(var_dtype, r.input_var);
       r.accumulator_dtype = r.compute_dtype;
       r.loc = loc;
       k.reductions.push_back(r);
       for (auto& tv : targets) var_dtype[tv] = r.compute_dtype;
       st.op = "scan";
-      k.stmts.push_back(st);
+      k.stmts.push_back(std::move(st));
       continue;
     }
     static const std::map<std::string, std::string> reducers = {
@@ -367,13 +373,13 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
       std::vector<std::string> in;
       if (!core->items.empty()) read_vars(*core->items[0], in);
       r.input_var = in.empty() ? "" : in[0];
-      r.compute_dtype = var_dtype.count(r.input_var) ? var_dtype[r.input_var] : DType::Unknown;
+      r.compute_dtype = dtype_in(var_dtype, r.input_var);
       r.accumulator_dtype = r.compute_dtype;
       r.loc = loc;
       k.reductions.push_back(r);
       for (auto& tv : targets) var_dtype[tv] = r.compute_dtype;
       st.op = r.is_scan ? "scan" : "reduce";
-      k.stmts.push_back(st);
+      k.stmts.push_back(std::move(st));
       continue;
     }
     // Everything else: arithmetic, tl.where, tl.full, libdevice calls.
@@ -392,7 +398,7 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
     }
     if (d == DType::Unknown) {
       for (auto& o : st.operands)
-        if (var_dtype.count(o)) d = promote(d, var_dtype[o]);
+        if (auto it = var_dtype.find(o); it != var_dtype.end()) d = promote(d, it->second);
     }
     if (cast_to != DType::Unknown) {
       k.casts.push_back(CastOp{var, st.operands.empty() ? "" : st.operands[0], cast_to, loc});
@@ -400,12 +406,12 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
     }
     if (callee.find("where") != std::string::npos && st.operands.size() >= 3) {
       // tl.where(cond, a, b): the dtype is that of the branches, not of the condition.
-      d = promote(var_dtype.count(st.operands[1]) ? var_dtype[st.operands[1]] : DType::Unknown,
-                  var_dtype.count(st.operands[2]) ? var_dtype[st.operands[2]] : DType::Unknown);
+      d = promote(dtype_in(var_dtype, st.operands[1]),
+                  dtype_in(var_dtype, st.operands[2]));
     }
     var_dtype[var] = d;
     literals_in(v, var);
-    k.stmts.push_back(st);
+    k.stmts.push_back(std::move(st));
   }
 
   // Scan/reduction length: the reduction numel of the body (r0_numel), when static.
