@@ -1323,7 +1323,6 @@ void Parser::parse_all() {
   std::vector<std::pair<int, std::string_view>> defs;
   bool new_line = true;
   int last_stmt_line = -1;
-  std::vector<Token> comment_buf;
   while (p_ < toks_.size() && toks_[p_].kind != Tok::End) {
     const Token& t = toks_[p_];
     if (t.kind == Tok::Comment) {
@@ -1371,13 +1370,13 @@ void Parser::parse_all() {
     }
     stmt_end_ = e;
     too_deep_reported_ = false;
-    Stmt s;
+    Stmt& s = m_.stmts.emplace_back();  // parsed in place (nothing else is appended meanwhile)
     s.indent = indent;
     if (new_line) {
       if (!pending_comments.empty() && toks_[pending_comments.back()].line >= t.line - 1) {
-        comment_buf.clear();
-        for (size_t ci : pending_comments) comment_buf.push_back(toks_[ci]);
-        s.comments_above = a_.copy(comment_buf.data(), comment_buf.size());
+        auto* d = static_cast<Token*>(a_.alloc(sizeof(Token) * pending_comments.size(), alignof(Token)));
+        for (size_t i = 0; i < pending_comments.size(); ++i) new (d + i) Token(toks_[pending_comments[i]]);
+        s.comments_above = {d, pending_comments.size()};
       }
       pending_comments.clear();
       while (!defs.empty() && defs.back().first >= indent) defs.pop_back();
@@ -1386,7 +1385,6 @@ void Parser::parse_all() {
     s.def_depth = static_cast<int>(defs.size());
     parse_statement(s);
     if (s.kind == Stmt::Def) defs.emplace_back(indent, s.name);
-    m_.stmts.push_back(s);
     last_stmt_line = e > 0 ? toks_[e - 1].line : -1;
     p_ = e;
     if (p_ < toks_.size() && toks_[p_].kind == Tok::Op && toks_[p_].code == kSemi) ++p_;
@@ -1407,6 +1405,7 @@ void parse_into(Module& m, std::string_view source, int line_offset) {
   std::vector<ParseIssue> issues;
   tokenize_into(source, toks, &issues);
   for (auto& i : issues) m.issues.push_back({i.line + line_offset, i.col, std::move(i.message)});
+  m.stmts.reserve(toks.size() / 10 + 4);  // about one statement per 12 tokens in Inductor output
   Parser(toks, m).parse_all();
   constexpr size_t kKeepTokens = size_t(1) << 20;
   if (toks.capacity() > kKeepTokens) std::vector<Token>().swap(toks);
