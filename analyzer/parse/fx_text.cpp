@@ -16,6 +16,9 @@ std::string_view sv(const re2::StringPiece& p) { return std::string_view(p.data(
 std::vector<std::string> split_top(std::string_view s) {
   // Splits "8, 1, s0 + 1" at top-level commas.
   std::vector<std::string> out;
+  size_t commas = 0;
+  for (char c : s) commas += c == ',';
+  out.reserve(commas + 1);  // no regrowth (a few more slots than pieces inside brackets)
   int d = 0;
   size_t start = 0;
   for (size_t i = 0; i < s.size(); ++i) {

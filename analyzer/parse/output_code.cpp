@@ -24,6 +24,9 @@ using py::Stmt;
 
 std::vector<std::string> split_list(std::string_view s) {
   std::vector<std::string> out;
+  size_t commas = 0;
+  for (char c : s) commas += c == ',';
+  out.reserve(commas + 1);
   size_t start = 0;
   int d = 0;
   auto piece = [&](size_t end) {
@@ -98,6 +101,7 @@ void read_kernel_comments(py::Span<py::Token> comments, const std::string& file,
     }
     if (t.rfind("# Graph fragment:", 0) == 0) {
       section = Fragment;
+      k.fragment.nodes.reserve(k.fragment.nodes.size() + comments.size());  // at most one node per line
       k.fragment.origin = "graph_fragment";
       k.fragment.file = file;
       continue;
