@@ -1278,7 +1278,9 @@ void Parser::parse_statement(Stmt& s) {
     issue(cur(), "unexpected '" + token_text(cur(), 20) + "' in statement");
     skip_to_end();
   }
-  s.end = p_ > 0 ? toks_[p_ - 1].end : s.begin;
+  // An empty statement (`x = 1;  ;y`) consumes no token: its range is empty at its start, not
+  // ending at the previous token (found by fuzz_python: a range with end < begin).
+  s.end = p_ > 0 ? std::max(s.begin, toks_[p_ - 1].end) : s.begin;
 }
 
 // Assignments (plain, annotated, augmented) and expression statements.
