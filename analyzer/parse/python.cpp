@@ -1409,7 +1409,7 @@ void parse_into(Module& m, std::string_view source, int line_offset) {
   for (auto& i : issues) m.issues.push_back({i.line + line_offset, i.col, std::move(i.message)});
   m.stmts.reserve(toks.size() / 10 + 4);  // about one statement per 12 tokens in Inductor output
   Parser(toks, m).parse_all();
-  constexpr size_t kKeepTokens = size_t(1) << 20;
+  constexpr size_t kKeepTokens = size_t(1) << 16;  // ~4.5 MB: kept for the next file, more is given back
   if (toks.capacity() > kKeepTokens) std::vector<Token>().swap(toks);
 }
 
