@@ -38,6 +38,12 @@ struct IxNode {
   int64_t num = 0;
   std::string name;  // Var name, Call callee
   std::vector<IxPtr> kids;
+  // Filled by the IxEval that owns the node, on first use (its scalars, numels and definitions do
+  // not change): what a Var is when the evaluation point does not bind it, and which Call it is.
+  enum Resolved : uint8_t { Unresolved, Value, Definition, Nothing, PassFirst, PassSecond, DivFloor } resolved =
+      Unresolved;
+  int64_t value = 0;
+  IxNode* definition = nullptr;  // owned by the IxEval's cache
 };
 
 // A small recursive-descent parser for the index expressions that Triton and C++ kernels
@@ -276,21 +282,39 @@ class IxEval {
     for (auto& kid : e->kids) free_vars(kid, out, depth);
   }
 
-  std::optional<int64_t> eval(const IxPtr& e, const std::map<std::string, int64_t>& env, int depth = 0) {
+  std::optional<int64_t> eval(const IxPtr& e, const std::map<std::string, int64_t>& env) {
+    return eval(e.get(), env, 0);
+  }
+
+  std::optional<int64_t> eval(IxNode* e, const std::map<std::string, int64_t>& env, int depth) {
     if (!e || depth > 64) return std::nullopt;
     switch (e->kind) {
       case IxNode::Num:
         return e->num;
       case IxNode::Var: {
         if (auto it = env.find(e->name); it != env.end()) return it->second;
-        if (auto it = scalars_.find(e->name); it != scalars_.end()) return it->second;
-        if (auto it = k_.numels.find(e->name); it != k_.numels.end()) return it->second;
-        auto d = k_.var_defs.find(e->name);
-        if (d != k_.var_defs.end()) return eval(parse(d->second), env, depth + 1);
+        // Then the launch's scalars, the kernel's numels, the kernel's definitions: looked up
+        // once per node.
+        if (e->resolved == IxNode::Unresolved) {
+          if (auto it = scalars_.find(e->name); it != scalars_.end()) {
+            e->resolved = IxNode::Value;
+            e->value = it->second;
+          } else if (auto it = k_.numels.find(e->name); it != k_.numels.end()) {
+            e->resolved = IxNode::Value;
+            e->value = it->second;
+          } else if (auto d = k_.var_defs.find(e->name); d != k_.var_defs.end()) {
+            e->resolved = IxNode::Definition;
+            e->definition = parse(d->second).get();
+          } else {
+            e->resolved = IxNode::Nothing;
+          }
+        }
+        if (e->resolved == IxNode::Value) return e->value;
+        if (e->resolved == IxNode::Definition) return eval(e->definition, env, depth + 1);
         return std::nullopt;
       }
       case IxNode::Neg: {
-        auto a = eval(e->kids[0], env, depth);
+        auto a = eval(e->kids[0].get(), env, depth);
         if (!a) return std::nullopt;
         return -*a;
       }
@@ -300,7 +324,7 @@ class IxEval {
       case IxNode::FloorDiv:
       case IxNode::TruncDiv:
       case IxNode::Mod: {
-        auto a = eval(e->kids[0], env, depth), b = eval(e->kids[1], env, depth);
+        auto a = eval(e->kids[0].get(), env, depth), b = eval(e->kids[1].get(), env, depth);
         if (!a || !b) return std::nullopt;
         switch (e->kind) {
           case IxNode::Add: return *a + *b;
@@ -315,13 +339,21 @@ class IxEval {
         }
       }
       case IxNode::Call: {
-        const std::string& f = e->name;
-        if (f == "tl.full" && e->kids.size() >= 2) return eval(e->kids[1], env, depth);
-        if ((f == "tl.broadcast_to" || f == "tl.reshape" || f == "static_cast" || f == "int64_t" ||
-             f == "c10::convert" || f == "at::vec::convert") && !e->kids.empty())
-          return eval(e->kids[0], env, depth);
-        if ((f == "c10::div_floor_integer" || f == "triton_helpers.div_floor_integer") && e->kids.size() == 2) {
-          auto a = eval(e->kids[0], env, depth), b = eval(e->kids[1], env, depth);
+        if (e->resolved == IxNode::Unresolved) {
+          const std::string& f = e->name;
+          if (f == "tl.full" && e->kids.size() >= 2) e->resolved = IxNode::PassSecond;
+          else if ((f == "tl.broadcast_to" || f == "tl.reshape" || f == "static_cast" || f == "int64_t" ||
+                    f == "c10::convert" || f == "at::vec::convert") && !e->kids.empty())
+            e->resolved = IxNode::PassFirst;
+          else if ((f == "c10::div_floor_integer" || f == "triton_helpers.div_floor_integer") && e->kids.size() == 2)
+            e->resolved = IxNode::DivFloor;
+          else
+            e->resolved = IxNode::Nothing;
+        }
+        if (e->resolved == IxNode::PassSecond) return eval(e->kids[1].get(), env, depth);
+        if (e->resolved == IxNode::PassFirst) return eval(e->kids[0].get(), env, depth);
+        if (e->resolved == IxNode::DivFloor) {
+          auto a = eval(e->kids[0].get(), env, depth), b = eval(e->kids[1].get(), env, depth);
           if (!a || !b || *b == 0) return std::nullopt;
           return floor_div(*a, *b);
         }

@@ -48,6 +48,18 @@ struct Walker {
   IngestResult& out;
   std::map<std::string, CompileFiles> compile_dirs;  // by folder path
   std::set<std::string> seen_files;
+  // Whether the last folder asked about holds output_code.py or fx_graph_readable.py (the files
+  // of a folder are classified one after the other: two stats per folder, not per file).
+  std::string compile_dir_checked;
+  bool compile_dir_answer = false;
+
+  bool is_compile_dir(const fs::path& dir) {
+    if (compile_dir_checked.empty() || compile_dir_checked != dir.native()) {
+      compile_dir_checked = dir.native();
+      compile_dir_answer = fs::exists(dir / "output_code.py") || fs::exists(dir / "fx_graph_readable.py");
+    }
+    return compile_dir_answer;
+  }
 
   void add_unique(std::vector<std::string>& v, const std::string& s) {
     if (seen_files.insert(s).second) v.push_back(s);
@@ -59,9 +71,6 @@ struct Walker {
     std::string path = p.string();
     if (name == "output_code.py" || name == "fx_graph_readable.py" || name == "fx_graph_runnable.py" ||
         name == "fx_graph_transformed.py" || name == "inductor_provenance_tracking_node_mappings.json") {
-      std::string dir = p.parent_path().string();
-      bool in_compile_dir = fs::exists(p.parent_path() / "output_code.py") ||
-                            fs::exists(p.parent_path() / "fx_graph_readable.py");
       if (given_directly && name == "output_code.py") {
         // A lone output_code.py: a compile of its own, even if siblings exist.
         CompileFiles cf;
@@ -69,7 +78,9 @@ struct Walker {
         out.compiles.push_back(cf);
         return;
       }
-      if (!in_compile_dir) return;
+      fs::path parent_dir = p.parent_path();
+      if (!is_compile_dir(parent_dir)) return;
+      std::string dir = parent_dir.string();
       CompileFiles& cf = compile_dirs[dir];
       cf.dir = dir;
       if (name == "output_code.py") cf.output_code = path;
@@ -123,7 +134,14 @@ struct Walker {
       if (ec) break;
       entries.push_back(*it);
     }
-    std::sort(entries.begin(), entries.end(), [](auto& a, auto& b) { return a.path() < b.path(); });
+    // In path order. All entries share the folder, so that is the order of their last components
+    // as strings (compared without building a path per comparison).
+    auto last = [](const fs::directory_entry& e) {
+      std::string_view n = e.path().native();
+      size_t slash = n.rfind('/');
+      return slash == std::string_view::npos ? n : n.substr(slash + 1);
+    };
+    std::sort(entries.begin(), entries.end(), [&](auto& a, auto& b) { return last(a) < last(b); });
     for (auto& e : entries) {
       std::error_code ec2;
       if (e.is_symlink(ec2)) {
@@ -143,21 +161,37 @@ struct Walker {
 }  // namespace
 
 bool parse_compile_dir_name(const std::string& name, int& model_index, std::string& kind, std::string& trailing) {
-  static const std::regex re(R"(^.*?__(\d+)_(forward|backward|inference)_(.+)$)");
-  std::smatch m;
-  if (!std::regex_match(name, m, re)) return false;
-  // from_chars, not stoi: a folder named model__99999999999_forward_0 threw out_of_range.
-  std::string digits = m[1].str();
-  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), model_index);
-  if (ec != std::errc() || end != digits.data() + digits.size()) model_index = -1;
-  kind = m[2].str();
-  trailing = m[3].str();
-  return true;
+  // What std::regex_match of ^.*?__(\d+)_(forward|backward|inference)_(.+)$ (ECMAScript) finds,
+  // by one scan: the lazy prefix tries each "__" from the left and the rest is forced (the
+  // digits stop at '_', the three kinds exclude each other). '.' matches anything but '\n' and
+  // '\r', so the prefix cannot cross one and the trailing part cannot hold one.
+  const size_t n = name.size();
+  const size_t line_end = name.find_first_of("\n\r");
+  auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  for (size_t p = name.find("__"); p != std::string::npos && p <= line_end; p = name.find("__", p + 1)) {
+    size_t d = p + 2, e = d;
+    while (e < n && is_digit(name[e])) ++e;
+    if (e == d || e >= n || name[e] != '_') continue;
+    std::string_view rest(name.data() + e + 1, n - e - 1);
+    for (std::string_view k : {"forward", "backward", "inference"}) {
+      if (rest.size() <= k.size() || rest.compare(0, k.size(), k) != 0 || rest[k.size()] != '_') continue;
+      std::string_view tail = rest.substr(k.size() + 1);
+      if (tail.empty() || tail.find_first_of("\n\r") != std::string_view::npos) break;
+      // from_chars, not stoi: a folder named model__99999999999_forward_0 threw out_of_range.
+      const char* digits = name.data() + d;
+      auto [end, ec] = std::from_chars(digits, name.data() + e, model_index);
+      if (ec != std::errc() || end != name.data() + e) model_index = -1;
+      kind = std::string(k);
+      trailing = std::string(tail);
+      return true;
+    }
+  }
+  return false;
 }
 
 IngestResult ingest_paths(const std::vector<std::string>& paths, DiagSink& diags) {
   IngestResult out;
-  Walker w{diags, out, {}, {}};
+  Walker w{diags, out, {}, {}, {}, false};
   for (const auto& p : paths) {
     std::error_code ec;
     fs::path path(p);

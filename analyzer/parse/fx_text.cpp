@@ -4,39 +4,53 @@
 
 #include <set>
 
+#include "analyzer/parse/line_scan.h"
 #include "analyzer/parse/python.h"
 
 namespace ilint {
 
 namespace {
 
-std::vector<std::string> split_top(const std::string& s) {
+std::string_view sv(const re2::StringPiece& p) { return std::string_view(p.data(), p.size()); }
+
+std::vector<std::string> split_top(std::string_view s) {
   // Splits "8, 1, s0 + 1" at top-level commas.
   std::vector<std::string> out;
+  size_t commas = 0;
+  for (char c : s) commas += c == ',';
+  out.reserve(commas + 1);  // no regrowth (a few more slots than pieces inside brackets)
   int d = 0;
-  std::string cur;
-  for (char c : s) {
+  size_t start = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
     if (c == '(' || c == '[') ++d;
     if (c == ')' || c == ']') --d;
     if (c == ',' && d == 0) {
-      out.push_back(py::normalize_space(cur));
-      cur.clear();
-      continue;
+      out.push_back(py::normalize_space(s.substr(start, i - start)));
+      start = i + 1;
     }
-    cur += c;
   }
-  if (!py::normalize_space(cur).empty()) out.push_back(py::normalize_space(cur));
+  std::string last = py::normalize_space(s.substr(start));
+  if (!last.empty()) out.push_back(std::move(last));
   return out;
 }
 
 }  // namespace
 
-TensorMeta parse_value_annotation(const std::string& text, ValueKind& kind) {
+TensorMeta parse_value_annotation(std::string_view text, ValueKind& kind) {
   TensorMeta m;
   kind = ValueKind::Other;
-  static const RE2 sym(R"(^Sym\((.*)\)$)");
-  std::string inner;
-  if (text.rfind("Sym(", 0) == 0 && RE2::FullMatch(text, sym, &inner)) {
+  std::string_view inner;
+  auto sym_match = [&] {
+    scan::Match r = scan::sym_annotation(text, inner);
+    if (r != scan::Match::Unsure) return r == scan::Match::Yes;
+    static const RE2 sym(scan::kSymPattern);
+    re2::StringPiece piece;
+    if (!RE2::FullMatch(text, sym, &piece)) return false;
+    inner = sv(piece);
+    return true;
+  };
+  if (text.rfind("Sym(", 0) == 0 && sym_match()) {
     // Sym(s0) is an int; Sym(zf0)/Sym(0.5*zf0) a float; Sym(Eq(s0, 1)) a bool.
     if (inner.find("zf") != std::string::npos || inner.find("zuf") != std::string::npos ||
         inner.find('.') != std::string::npos)
@@ -45,54 +59,72 @@ TensorMeta parse_value_annotation(const std::string& text, ValueKind& kind) {
       kind = ValueKind::SymBool;
     else
       kind = ValueKind::SymInt;
-    m.shape.push_back(inner);
+    m.shape.emplace_back(inner);
     return m;
   }
-  static const RE2 tensor(R"(^([a-z]+[0-9]*[a-z0-9]*)\[([^\]]*)\](?:\[([^\]]*)\])?(.*)$)");
-  std::string dt, shape, stride, device;
-  if (RE2::FullMatch(text, tensor, &dt, &shape, &stride, &device)) {
-    m.dtype = parse_dtype(dt);
-    if (m.dtype == DType::Unknown && dt != "unknown") return m;
+  scan::TensorAnnotation t;
+  scan::Match r = scan::tensor_annotation(text, t);
+  if (r == scan::Match::Unsure) {
+    static const RE2 tensor(scan::kTensorPattern);
+    re2::StringPiece dt, shape, stride, device;
+    r = RE2::FullMatch(text, tensor, &dt, &shape, &stride, &device) ? scan::Match::Yes : scan::Match::No;
+    t = {sv(dt), sv(shape), sv(stride), sv(device)};
+  }
+  if (r == scan::Match::Yes) {
+    m.dtype = parse_dtype(t.dtype);
+    if (m.dtype == DType::Unknown && t.dtype != "unknown") return m;
     kind = ValueKind::Tensor;
-    m.shape = split_top(shape);
-    m.stride = split_top(stride);
-    m.device = py::normalize_space(device);
+    m.shape = split_top(t.shape);
+    m.stride = split_top(t.stride);
+    m.device = py::normalize_space(t.device);
   }
   return m;
 }
 
-void collect_fragment_refs(const std::string& args, std::vector<std::string>& out) {
-  static const RE2 ref(R"(%([A-Za-z_][A-Za-z0-9_]*))");
+void collect_fragment_refs(std::string_view args, std::vector<std::string>& out) {
+  if (scan::plain_line(args)) {
+    std::string_view in = args, name;
+    while (scan::next_fragment_ref(in, name)) out.emplace_back(name);
+    return;
+  }
+  static const RE2 ref(scan::kFragmentRefPattern);
   re2::StringPiece in(args);
-  std::string name;
-  while (RE2::FindAndConsume(&in, ref, &name)) out.push_back(name);
+  re2::StringPiece name;
+  while (RE2::FindAndConsume(&in, ref, &name)) out.emplace_back(sv(name));
 }
 
-bool parse_graph_fragment_line(const std::string& line, FxNode& out) {
+bool parse_graph_fragment_line(std::string_view line, FxNode& out) {
   // %add : Tensor "bf16[8, 1, 5, 15][75, 75, 15, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%slice_3, %slice_4), kwargs = {})
-  static const RE2 node(R"re(^%([A-Za-z_][A-Za-z0-9_]*) : ([A-Za-z_]+)(?: "([^"]*)")?(?:\[num_users=\d+\])? = ([a-z_]+)\[target=(.*?)\](?:\(args = \((.*)\), kwargs = \{(.*)\}\))?\s*$)re");
-  std::string name, type, ann, op, target, args, kwargs;
-  if (line.empty() || line[0] != '%') return false;  // the regex is anchored on '%': skip it early
-  if (!RE2::FullMatch(line, node, &name, &type, &ann, &op, &target, &args, &kwargs)) return false;
+  if (line.empty() || line[0] != '%') return false;  // the pattern is anchored on '%': skip it early
+  scan::FragmentLine f;
+  scan::Match r = scan::fragment_line(line, f);
+  if (r == scan::Match::Unsure) {
+    static const RE2 node(scan::kFragmentLinePattern);
+    re2::StringPiece name, type, ann, op, target, args, kwargs;
+    if (!RE2::FullMatch(line, node, &name, &type, &ann, &op, &target, &args, &kwargs)) return false;
+    f = {sv(name), sv(type), sv(ann), sv(op), sv(target), sv(args), sv(kwargs)};
+  } else if (r == scan::Match::No) {
+    return false;
+  }
   out = FxNode{};
-  out.name = name;
-  out.op = op;
-  out.target = target;
-  out.annotation = ann;
+  out.name = std::string(f.name);
+  out.op = std::string(f.op);
+  out.target = std::string(f.target);
+  out.annotation = std::string(f.annotation);
   ValueKind k;
-  out.meta = parse_value_annotation(ann, k);
-  out.kind = type == "Tensor" ? ValueKind::Tensor : (type == "Sym" ? k : k);
-  if (type == "Tensor") out.kind = ValueKind::Tensor;
-  for (auto& a : split_top(args)) out.args.push_back(a);
-  for (auto& kv : split_top(kwargs)) {
+  out.meta = parse_value_annotation(f.annotation, k);
+  out.kind = f.type == "Tensor" ? ValueKind::Tensor : (f.type == "Sym" ? k : k);
+  if (f.type == "Tensor") out.kind = ValueKind::Tensor;
+  for (auto& a : split_top(f.args)) out.args.push_back(std::move(a));
+  for (auto& kv : split_top(f.kwargs)) {
     auto colon = kv.find(':');
     if (colon == std::string::npos) continue;
     std::string key = py::normalize_space(kv.substr(0, colon));
     if (key.size() >= 2 && (key.front() == '\'' || key.front() == '"')) key = key.substr(1, key.size() - 2);
     out.kwargs[key] = py::normalize_space(kv.substr(colon + 1));
   }
-  collect_fragment_refs(args, out.input_nodes);
-  collect_fragment_refs(kwargs, out.input_nodes);
+  collect_fragment_refs(f.args, out.input_nodes);
+  collect_fragment_refs(f.kwargs, out.input_nodes);
   if (out.target.find("copy_") != std::string::npos && !out.input_nodes.empty()) out.mutates = out.input_nodes[0];
   return true;
 }
@@ -100,19 +132,28 @@ bool parse_graph_fragment_line(const std::string& line, FxNode& out) {
 namespace {
 
 // "# File: /work/steering/probe/seed2.py:12 in fn, code: x = x_base.view(1, 1, 1, 16).expand_as(y)"
-bool parse_file_comment(const std::string& c, SourceLoc& loc, std::string& fn, std::string& code) {
-  static const RE2 re(R"(^#\s*File: (.*?):(\d+) in ([^,]*), code: (.*)$)");
-  int line = 0;
-  std::string file;
-  if (c.find("File: ") == std::string::npos) return false;  // cheap test first: most comments are not this
-  if (!RE2::FullMatch(c, re, &file, &line, &fn, &code)) return false;
-  loc = SourceLoc{file, line, 0};
+bool parse_file_comment(std::string_view c, SourceLoc& loc, std::string& fn, std::string& code) {
+  if (c.find("File: ") == std::string_view::npos) return false;  // cheap test first: most comments are not this
+  scan::FileComment f;
+  scan::Match r = scan::file_comment(c, f);
+  if (r == scan::Match::No) return false;
+  if (r == scan::Match::Unsure) {
+    static const RE2 re(scan::kFileCommentPattern);
+    int line = 0;
+    std::string file;
+    if (!RE2::FullMatch(c, re, &file, &line, &fn, &code)) return false;
+    loc = SourceLoc{file, line, 0};
+    return true;
+  }
+  fn = std::string(f.function);
+  code = std::string(f.code);
+  loc = SourceLoc{std::string(f.file), f.line, 0};
   return true;
 }
 
-void collect_names(const py::Expr& e, const std::set<std::string>& known, std::vector<std::string>& out) {
+void collect_names(const py::Expr& e, const std::set<std::string, std::less<>>& known, std::vector<std::string>& out) {
   if (e.kind == py::Expr::Name) {
-    if (known.count(e.text)) out.push_back(e.text);
+    if (known.count(e.text)) out.emplace_back(e.text);
     return;
   }
   if (e.kind == py::Expr::Attribute) return;  // torch.float32, operator targets
@@ -126,11 +167,13 @@ void collect_names(const py::Expr& e, const std::set<std::string>& known, std::v
 }  // namespace
 
 bool parse_fx_readable(const std::string& path, const std::string& text, FxGraph& out, DiagSink& diags) {
-  py::Module m = py::parse_module(text);
+  // `text` outlives the module: parse it in place.
+  py::Module m = py::parse_module_view(text);
   for (auto& i : m.issues) diags.warning("parse-python", i.message, SourceLoc{path, i.line, i.col});
   out.origin = "fx_graph_readable.py";
   out.file = path;
-  std::set<std::string> known;
+  out.nodes.reserve(out.nodes.size() + m.stmts.size());  // at most one node per statement
+  std::set<std::string, std::less<>> known;
   SourceLoc user;
   std::string user_fn, user_code;
   bool have_user = false;
@@ -146,7 +189,7 @@ bool parse_fx_readable(const std::string& path, const std::string& text, FxGraph
         user_fn = fn;
         user_code = code;
         have_user = true;
-      } else if (c.text.find("No stacktrace found") != std::string::npos) {
+      } else if (c.text.find("No stacktrace found") != std::string_view::npos) {
         have_user = false;
       }
     }
@@ -156,15 +199,15 @@ bool parse_fx_readable(const std::string& path, const std::string& text, FxGraph
       for (const auto& [pname, ann] : s.params) {
         if (pname == "self") continue;
         FxNode n;
-        n.name = pname;
+        n.name = std::string(pname);
         n.op = "placeholder";
-        n.target = pname;
+        n.target = std::string(pname);
         n.def_loc = SourceLoc{path, s.line, s.col};
         if (ann && ann->kind == py::Expr::String) {
-          n.annotation = ann->text;
+          n.annotation = std::string(ann->text);
           n.meta = parse_value_annotation(ann->text, n.kind);
         }
-        known.insert(pname);
+        known.emplace(pname);
         out.add(std::move(n));
       }
       have_user = false;
@@ -174,19 +217,19 @@ bool parse_fx_readable(const std::string& path, const std::string& text, FxGraph
     if (s.def_depth <= forward_depth) continue;
     if (s.kind == py::Stmt::AnnAssign && !s.targets.empty() && s.targets[0]->kind == py::Expr::Name && s.value) {
       FxNode n;
-      n.name = s.targets[0]->text;
+      n.name = std::string(s.targets[0]->text);
       n.def_loc = SourceLoc{path, s.line, s.col};
       if (s.annotation && s.annotation->kind == py::Expr::String) {
-        n.annotation = s.annotation->text;
+        n.annotation = std::string(s.annotation->text);
         n.meta = parse_value_annotation(s.annotation->text, n.kind);
       }
       const py::Expr& v = *s.value;
       if (v.kind == py::Expr::Call && v.func) {
         n.op = "call_function";
         n.target = v.func->dotted();
-        if (n.target.empty()) n.target = m.text_of(*v.func);
+        if (n.target.empty()) n.target = std::string(m.text_of(*v.func));
         for (auto& a : v.items) n.args.push_back(py::normalize_space(m.text_of(*a)));
-        for (auto& [k, kv] : v.kwargs) n.kwargs[k] = py::normalize_space(m.text_of(*kv));
+        for (auto& [k, kv] : v.kwargs) n.kwargs[std::string(k)] = py::normalize_space(m.text_of(*kv));
       } else if (v.kind == py::Expr::Subscript) {
         n.op = "call_function";
         n.target = "operator.getitem";
@@ -209,7 +252,7 @@ bool parse_fx_readable(const std::string& path, const std::string& text, FxGraph
                s.value->func->dotted().find("torch.ops.") == 0) {
       // Unannotated node (rare: ops with no fake value).
       FxNode n;
-      n.name = s.targets[0]->text;
+      n.name = std::string(s.targets[0]->text);
       n.op = "call_function";
       n.target = s.value->func->dotted();
       n.def_loc = SourceLoc{path, s.line, s.col};

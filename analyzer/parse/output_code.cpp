@@ -10,6 +10,7 @@
 #include <set>
 
 #include "analyzer/parse/fx_text.h"
+#include "analyzer/parse/line_scan.h"
 #include "analyzer/parse/python.h"
 #include "analyzer/parse/triton_kernel.h"
 #include "analyzer/pipeline.h"
@@ -21,25 +22,31 @@ namespace {
 using py::Expr;
 using py::Stmt;
 
-std::vector<std::string> split_list(const std::string& s) {
+std::vector<std::string> split_list(std::string_view s) {
   std::vector<std::string> out;
-  std::string cur;
+  size_t commas = 0;
+  for (char c : s) commas += c == ',';
+  out.reserve(commas + 1);
+  size_t start = 0;
   int d = 0;
-  for (char c : s) {
+  auto piece = [&](size_t end) {
+    std::string p = py::normalize_space(s.substr(start, end - start));
+    if (!p.empty()) out.push_back(std::move(p));
+  };
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
     if (c == '(' || c == '[') ++d;
     if (c == ')' || c == ']') --d;
     if (c == ',' && d == 0) {
-      if (!py::normalize_space(cur).empty()) out.push_back(py::normalize_space(cur));
-      cur.clear();
-      continue;
+      piece(i);
+      start = i + 1;
     }
-    cur += c;
   }
-  if (!py::normalize_space(cur).empty()) out.push_back(py::normalize_space(cur));
+  piece(s.size());
   return out;
 }
 
-std::string strip_comment_marker(const std::string& c) {
+std::string_view strip_comment_marker(std::string_view c) {
   size_t i = 0;
   if (i < c.size() && c[i] == '#') ++i;
   if (i < c.size() && c[i] == ' ') ++i;
@@ -47,22 +54,43 @@ std::string strip_comment_marker(const std::string& c) {
 }
 
 // "# Topologically Sorted Source Nodes: [view, x, cumulative_trapezoid], Original ATen: [aten.view, ...]"
-bool parse_source_nodes(const std::string& c, std::vector<std::string>& nodes, std::vector<std::string>& aten) {
-  static const RE2 re(R"(^#\s*Topologically Sorted Source Nodes: \[(.*?)\](?:, Original ATen: \[(.*)\])?\s*$)");
-  std::string n, a;
-  // Most comments are not this one: a substring test is far cheaper than the regex.
-  if (c.find("Topologically Sorted Source Nodes") == std::string::npos) return false;
-  if (!RE2::FullMatch(c, re, &n, &a)) return false;
+bool parse_source_nodes(std::string_view c, std::vector<std::string>& nodes, std::vector<std::string>& aten) {
+  // Most comments are not this one: a substring test is far cheaper than any matching.
+  if (c.find("Topologically Sorted Source Nodes") == std::string_view::npos) return false;
+  std::string_view n, a;
+  scan::Match r = scan::source_nodes(c, n, a);
+  if (r == scan::Match::No) return false;
+  if (r == scan::Match::Unsure) {
+    static const RE2 re(scan::kSourceNodesPattern);
+    re2::StringPiece np, ap;
+    if (!RE2::FullMatch(c, re, &np, &ap)) return false;
+    n = std::string_view(np.data(), np.size());
+    a = std::string_view(ap.data(), ap.size());
+  }
   nodes = split_list(n);
   aten = split_list(a);
   return true;
 }
 
+// "# [Provenance debug handles] triton_poi_fused_add_0:3": the handle.
+bool parse_provenance_handle(std::string_view c, std::string& handle) {
+  if (c.find("[Provenance debug handles]") == std::string_view::npos) return false;
+  std::string_view h;
+  scan::Match r = scan::provenance_handle(c, h);
+  if (r == scan::Match::No) return false;
+  if (r == scan::Match::Unsure) {
+    static const RE2 re(scan::kProvenanceHandlePattern);
+    return RE2::FullMatch(c, re, &handle);
+  }
+  handle = std::string(h);
+  return true;
+}
+
 // Reads the comment block above a kernel definition.
-void read_kernel_comments(const std::vector<py::Token>& comments, const std::string& file, Kernel& k) {
+void read_kernel_comments(py::Span<py::Token> comments, const std::string& file, Kernel& k) {
   enum { None, Mapping, Fragment } section = None;
   for (const auto& c : comments) {
-    const std::string& t = c.text;
+    std::string_view t = c.text;
     if (parse_source_nodes(t, k.source_nodes, k.aten_ops)) {
       section = None;
       continue;
@@ -73,6 +101,7 @@ void read_kernel_comments(const std::vector<py::Token>& comments, const std::str
     }
     if (t.rfind("# Graph fragment:", 0) == 0) {
       section = Fragment;
+      k.fragment.nodes.reserve(k.fragment.nodes.size() + comments.size());  // at most one node per line
       k.fragment.origin = "graph_fragment";
       k.fragment.file = file;
       continue;
@@ -81,13 +110,14 @@ void read_kernel_comments(const std::vector<py::Token>& comments, const std::str
       section = None;
       continue;
     }
-    std::string body = strip_comment_marker(t);
+    std::string_view body = strip_comment_marker(t);
     size_t lead = body.find_first_not_of(' ');
-    if (lead == std::string::npos) continue;
+    if (lead == std::string_view::npos) continue;
     body = body.substr(lead);
     if (section == Mapping) {
       auto arrow = body.find(" => ");
-      if (arrow != std::string::npos) k.source_to_aten[body.substr(0, arrow)] = split_list(body.substr(arrow + 4));
+      if (arrow != std::string_view::npos)
+        k.source_to_aten[std::string(body.substr(0, arrow))] = split_list(body.substr(arrow + 4));
     } else if (section == Fragment) {
       FxNode n;
       if (parse_graph_fragment_line(body, n)) {
@@ -154,7 +184,7 @@ std::vector<std::string> tuple_texts(const py::Module& m, const Expr* e) {
   return out;
 }
 
-std::string string_arg(const Expr* e) { return e && e->kind == Expr::String ? e->text : ""; }
+std::string string_arg(const Expr* e) { return e && e->kind == Expr::String ? std::string(e->text) : std::string(); }
 
 bool is_fallback_callee(const std::string& f) {
   return f.rfind("torch.ops.", 0) == 0 || f.rfind("aten.", 0) == 0 || f.rfind("extern_kernels.", 0) == 0 ||
@@ -168,44 +198,36 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
                        std::vector<size_t>* cpp_kernels_to_read) {
   static const RE2 aot_re(R"(^# AOT ID: \[(.*)\])");
   std::string aot;
-  if (RE2::PartialMatch(text.substr(0, text.find('\n')), aot_re, &aot)) {
+  bool has_aot_header = RE2::PartialMatch(text.substr(0, text.find('\n')), aot_re, &aot);
+  if (has_aot_header)
     for (auto& a : split_list(aot)) c.aot_ids.push_back(a.size() >= 2 ? a.substr(1, a.size() - 2) : a);
-  } else {
-    diags.warning("version-mismatch",
-                  "output_code.py has no '# AOT ID:' header (inductor-lint is tested on torch 2.11 output); "
-                  "reading it anyway",
-                  SourceLoc{path, 1, 1});
-  }
-  if (text.find("#include <torch/csrc/inductor/cpp_wrapper") != std::string::npos ||
-      text.find("cpp_wrapper") != std::string::npos && text.find("async_compile.cpp_pybinding") == std::string::npos &&
-          text.find("def call(") == std::string::npos)
-    c.cpp_wrapper = true;
 
-  py::Module m = py::parse_module(text);
+  // `text` outlives the module: parse it in place.
+  py::Module m = py::parse_module_view(text);
   for (auto& i : m.issues) diags.warning("parse-python", i.message, SourceLoc{path, i.line, i.col});
 
   // ---- Kernel definitions (module level).
   for (const auto& s : m.stmts) {
     if (s.def_depth != 0 || s.kind != Stmt::Assign || !s.value || s.value->kind != Expr::Call || !s.value->func)
       continue;
-    std::string callee = s.value->func->dotted();
-    bool triton = callee == "async_compile.triton";
-    bool cpp = callee == "async_compile.cpp_pybinding" || callee == "async_compile.cpp";
+    const Expr& f = *s.value->func;
+    bool triton = f.dotted_is("async_compile.triton");
+    bool cpp = f.dotted_is("async_compile.cpp_pybinding") || f.dotted_is("async_compile.cpp");
     if (!triton && !cpp) continue;
     if (s.targets.empty() || s.targets[0]->kind != Expr::Name) continue;
     Kernel k;
-    k.name = s.targets[0]->text;
+    k.name = std::string(s.targets[0]->text);
     k.def_loc = SourceLoc{path, s.line, s.col};
     const Expr* src = nullptr;
     if (triton) {
-      if (s.value->items.size() >= 2) src = s.value->items[1].get();
-      std::string declared = s.value->items.empty() ? "" : string_arg(s.value->items[0].get());
+      if (s.value->items.size() >= 2) src = s.value->items[1];
+      std::string declared = s.value->items.empty() ? "" : string_arg(s.value->items[0]);
       if (!declared.empty() && declared != k.name)
         diags.note("parse-kernel-name", "kernel variable " + k.name + " compiles Triton function " + declared, k.def_loc);
     } else {
       // cpp_pybinding(['const at::BFloat16*', 'float*'], r'''...''')
-      if (s.value->items.size() >= 2) src = s.value->items[1].get();
-      else if (s.value->items.size() == 1) src = s.value->items[0].get();
+      if (s.value->items.size() >= 2) src = s.value->items[1];
+      else if (s.value->items.size() == 1) src = s.value->items[0];
       k.backend = KernelBackend::Cpp;
     }
     if (!src || src->kind != Expr::String) {
@@ -243,13 +265,22 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
     if (s.def_depth != 0 || s.kind != Stmt::Assign || s.targets.empty() || s.targets[0]->kind != Expr::Name ||
         s.targets[0]->text != "cpp_wrapper_src" || !s.value)
       continue;
-    const Expr* src = s.value.get();
-    if (src->kind == Expr::Tuple && src->items.size() == 1) src = src->items[0].get();
+    const Expr* src = s.value;
+    if (src->kind == Expr::Tuple && src->items.size() == 1) src = src->items[0];
     if (src->kind != Expr::String) continue;
     c.cpp_wrapper = true;
-    if (cpp_wrapper_reader()) cpp_wrapper_reader()(c, src->text, src->line, path, diags, cpp_kernels_to_read);
+    if (cpp_wrapper_reader())
+      cpp_wrapper_reader()(c, std::string(src->text), src->line, path, diags, cpp_kernels_to_read);
     else diags.note("cpp-wrapper-skipped", "C++ wrapper not read: built without the Clang reader", SourceLoc{path, s.line, 1});
   }
+
+  // torch 2.11 writes the header on Python-wrapper modules only; a cpp_wrapper=True module
+  // (recognized above by its `cpp_wrapper_src` string) starts with its autotuning block.
+  if (!has_aot_header && !c.cpp_wrapper)
+    diags.warning("version-mismatch",
+                  "output_code.py has no '# AOT ID:' header (inductor-lint is tested on torch 2.11 output); "
+                  "reading it anyway",
+                  SourceLoc{path, 1, 1});
 
   // ---- The call function.
   std::set<std::string> inputs;
@@ -262,12 +293,12 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
         !s.targets.empty() && s.targets[0]->kind == Expr::Name) {
       // primals_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.float32)
       const Expr& v = *s.value;
-      std::string name = s.targets[0]->text;
+      std::string_view name = s.targets[0]->text;
       for (auto& in : c.inputs)
         if (in.name == name) {
-          if (v.func && v.func->dotted() == "rand_strided") {
-            if (!v.items.empty()) in.meta.shape = tuple_texts(m, v.items[0].get());
-            if (v.items.size() > 1) in.meta.stride = tuple_texts(m, v.items[1].get());
+          if (v.func && v.func->dotted_is("rand_strided")) {
+            if (!v.items.empty()) in.meta.shape = tuple_texts(m, v.items[0]);
+            if (v.items.size() > 1) in.meta.stride = tuple_texts(m, v.items[1]);
             if (const Expr* d = v.kwarg("device")) in.meta.device = string_arg(d);
             if (const Expr* d = v.kwarg("dtype")) in.meta.dtype = parse_dtype(d->dotted());
             in.is_cpu_scalar = in.meta.shape.empty() && in.meta.device == "cpu";
@@ -280,14 +311,12 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
     for (const auto& cm : s.comments_above) {
       std::vector<std::string> nodes, aten;
       if (parse_source_nodes(cm.text, nodes, aten)) pending_nodes = nodes;
-      static const RE2 handle(R"(^#\s*\[Provenance debug handles\]\s*(.*?)\s*$)");
       std::string h;
-      if (cm.text.find("[Provenance debug handles]") != std::string::npos && RE2::FullMatch(cm.text, handle, &h))
-        pending_handle = h;
+      if (parse_provenance_handle(cm.text, h)) pending_handle = h;
     }
     if (s.kind == Stmt::Assign && s.value && s.value->kind == Expr::Name && s.value->text == "args" &&
         !s.targets.empty()) {
-      for (auto& n : tuple_texts(m, s.targets[0].get())) {
+      for (auto& n : tuple_texts(m, s.targets[0])) {
         GraphInput gi;
         gi.name = n;
         inputs.insert(n);
@@ -301,7 +330,7 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
       continue;
     }
     if (s.kind == Stmt::Return && s.value) {
-      for (auto& n : tuple_texts(m, s.value.get())) {
+      for (auto& n : tuple_texts(m, s.value)) {
         c.outputs.push_back(n);
         if (c.buffer_index.count(n)) c.buffers[c.buffer_index[n]].is_graph_output = true;
       }
@@ -309,18 +338,18 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
     }
     const Expr* call = nullptr;
     std::vector<std::string> results;
-    if (s.kind == Stmt::ExprStmt && s.value && s.value->kind == Expr::Call) call = s.value.get();
+    if (s.kind == Stmt::ExprStmt && s.value && s.value->kind == Expr::Call) call = s.value;
     if (s.kind == Stmt::Assign && s.value) {
       for (auto& t : s.targets)
-        for (auto& n : tuple_texts(m, t.get())) results.push_back(n);
-      if (s.value->kind == Expr::Call) call = s.value.get();
+        for (auto& n : tuple_texts(m, t)) results.push_back(n);
+      if (s.value->kind == Expr::Call) call = s.value;
       if (s.value->kind == Expr::Name && results.size() == 1) {
         // `buf3 = buf2; del buf2  # reuse` or `buf2 = buf1` (an alias of a fallback's result).
         Buffer b;
         b.name = results[0];
-        b.alias_of = s.value->text;
+        b.alias_of = std::string(s.value->text);
         b.alloc_loc = loc;
-        if (const Buffer* src = c.buffer(s.value->text)) b.meta = src->meta;
+        if (const Buffer* src = c.buffer(b.alias_of)) b.meta = src->meta;
         for (size_t j = si; j < m.stmts.size() && m.stmts[j].line == s.line; ++j)
           if (m.stmts[j].trailing_comment.find("reuse") != std::string::npos) b.is_reuse = true;
         c.add_buffer(b);
@@ -333,13 +362,13 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
       std::string n = py::normalize_space(m.text_of(*call->items[0]));
       for (auto& in : c.inputs)
         if (in.name == n) {
-          in.meta.shape = tuple_texts(m, call->items[1].get());
-          in.meta.stride = tuple_texts(m, call->items[2].get());
+          in.meta.shape = tuple_texts(m, call->items[1]);
+          in.meta.stride = tuple_texts(m, call->items[2]);
         }
       if (c.buffer_index.count(n)) {
         auto& b = c.buffers[c.buffer_index[n]];
-        b.meta.shape = tuple_texts(m, call->items[1].get());
-        b.meta.stride = tuple_texts(m, call->items[2].get());
+        b.meta.shape = tuple_texts(m, call->items[1]);
+        b.meta.stride = tuple_texts(m, call->items[2]);
       }
       continue;
     }
@@ -348,8 +377,8 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
       b.name = results[0];
       b.alloc_loc = loc;
       if (call->items.size() >= 2) {
-        b.meta.shape = tuple_texts(m, call->items[0].get());
-        b.meta.stride = tuple_texts(m, call->items[1].get());
+        b.meta.shape = tuple_texts(m, call->items[0]);
+        b.meta.stride = tuple_texts(m, call->items[1]);
       }
       if (call->items.size() >= 3) b.meta.dtype = parse_dtype(call->items[2]->dotted());
       if (const Expr* d = call->kwarg("dtype")) b.meta.dtype = parse_dtype(d->dotted());
@@ -366,8 +395,8 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
       b.alloc_loc = loc;
       if (const Buffer* src = c.buffer(b.alias_of)) b.meta = src->meta;
       if (call->items.size() >= 3) {
-        b.meta.shape = tuple_texts(m, call->items[1].get());
-        b.meta.stride = tuple_texts(m, call->items[2].get());
+        b.meta.shape = tuple_texts(m, call->items[1]);
+        b.meta.stride = tuple_texts(m, call->items[2]);
       }
       if (callee == "reinterpret_tensor" && call->items.size() >= 4)
         b.alias_offset = py::normalize_space(m.text_of(*call->items[3]));
@@ -379,10 +408,13 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
     // Kernel launch: `K.run(args..., stream=stream0)` (Triton) or `K(args...)` (C++).
     std::string kname;
     if (call->func->kind == Expr::Attribute && call->func->text == "run" && call->func->func &&
-        call->func->func->kind == Expr::Name && c.kernel(call->func->func->text))
-      kname = call->func->func->text;
-    else if (call->func->kind == Expr::Name && c.kernel(call->func->text))
-      kname = call->func->text;
+        call->func->func->kind == Expr::Name) {
+      std::string n(call->func->func->text);
+      if (c.kernel(n)) kname = std::move(n);
+    } else if (call->func->kind == Expr::Name) {
+      std::string n(call->func->text);
+      if (c.kernel(n)) kname = std::move(n);
+    }
     bool fallback = kname.empty() && is_fallback_callee(callee);
     bool copy_into = callee.find("copy_") != std::string::npos ||
                      (call->func->kind == Expr::Attribute && call->func->text == "copy_");
@@ -393,7 +425,7 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
     if (copy_into && kname.empty() && !fallback) l.kernel = "copy_";
     l.is_fallback = kname.empty();
     for (auto& a : call->items) l.args.push_back(py::normalize_space(m.text_of(*a)));
-    for (auto& [k, v] : call->kwargs) l.kwargs[k] = py::normalize_space(m.text_of(*v));
+    for (auto& [k, v] : call->kwargs) l.kwargs[std::string(k)] = py::normalize_space(m.text_of(*v));
     if (call->func->kind == Expr::Attribute && call->func->text == "copy_" && call->func->func)
       l.args.insert(l.args.begin(), py::normalize_space(m.text_of(*call->func->func)));
     l.results = results;

@@ -16,10 +16,10 @@ namespace {
 using py::Expr;
 using py::Stmt;
 
-const Expr* dict_get(const Expr& dict, const std::string& key) {
+const Expr* dict_get(const Expr& dict, std::string_view key) {
   if (dict.kind != Expr::Dict) return nullptr;
   for (size_t i = 0; i + 1 < dict.items.size(); i += 2)
-    if (dict.items[i]->kind == Expr::String && dict.items[i]->text == key) return dict.items[i + 1].get();
+    if (dict.items[i]->kind == Expr::String && dict.items[i]->text == key) return dict.items[i + 1];
   return nullptr;
 }
 
@@ -56,7 +56,7 @@ std::string combine_from_helper(const std::vector<Stmt>& stmts, const std::strin
   return "unknown";
 }
 
-bool is_module_name(const std::string& n) {
+bool is_module_name(std::string_view n) {
   return n == "tl" || n == "triton_helpers" || n == "libdevice" || n == "tl_math" || n == "math" || n == "torch" ||
          n == "triton";
 }
@@ -64,12 +64,12 @@ bool is_module_name(const std::string& n) {
 // The variable names an expression reads (Names only, skipping attribute chains like tl.float32).
 void read_vars(const Expr& e, std::vector<std::string>& out) {
   if (e.kind == Expr::Name) {
-    if (!is_module_name(e.text)) out.push_back(e.text);
+    if (!is_module_name(e.text)) out.emplace_back(e.text);
     return;
   }
   if (e.kind == Expr::Attribute) {
     if (e.func && e.func->kind != Expr::Name) read_vars(*e.func, out);
-    else if (e.func && e.func->kind == Expr::Name && e.func->text.rfind("tmp", 0) == 0) out.push_back(e.func->text);
+    else if (e.func && e.func->kind == Expr::Name && e.func->text.rfind("tmp", 0) == 0) out.emplace_back(e.func->text);
     return;
   }
   if (e.kind == Expr::Call) {
@@ -103,16 +103,16 @@ std::string strip_outer_parens(std::string s) {
 }
 
 // Splits `ptr + (index)` into the pointer parameter and the index text.
-void split_pointer(const py::Module& m, const Expr& e, const std::set<std::string>& ptrs, std::string& ptr,
+void split_pointer(const py::Module& m, const Expr& e, const std::set<std::string, std::less<>>& ptrs, std::string& ptr,
                    std::string& index) {
   if (e.kind == Expr::Name && ptrs.count(e.text)) {
-    ptr = e.text;
+    ptr = std::string(e.text);
     index = "0";
     return;
   }
   if (e.kind == Expr::BinOp && e.text == "+" && e.items.size() == 2) {
     if (e.items[0]->kind == Expr::Name && ptrs.count(e.items[0]->text)) {
-      ptr = e.items[0]->text;
+      ptr = std::string(e.items[0]->text);
       index = strip_outer_parens(py::normalize_space(m.text_of(*e.items[1])));
       return;
     }
@@ -147,10 +147,17 @@ DType promote(DType a, DType b) {
   return rank(a) >= rank(b) ? a : b;
 }
 
+// map[name], or Unknown when absent (one lookup).
+DType dtype_in(const std::map<std::string, DType>& m, const std::string& name) {
+  auto it = m.find(name);
+  return it == m.end() ? DType::Unknown : it->second;
+}
+
 }  // namespace
 
 void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
-  py::Module m = py::parse_module(k.source, k.source_first_line - 1);
+  // k.source outlives the module (nothing below assigns it): parse it in place.
+  py::Module m = py::parse_module_view(k.source, k.source_first_line - 1);
   for (auto& i : m.issues) {
     k.parse_errors.push_back(i.message);
     diags.warning("parse-triton", "kernel " + k.name + ": " + i.message, SourceLoc{file, i.line, i.col});
@@ -169,8 +176,8 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
           if (const Expr* sig = dict_get(*tm, "signature")) {
             for (size_t i = 0; i + 1 < sig->items.size(); i += 2) {
               KernelParam p;
-              p.name = sig->items[i]->text;
-              p.type_text = sig->items[i + 1]->text;
+              p.name = std::string(sig->items[i]->text);
+              p.type_text = std::string(sig->items[i + 1]->text);
               p.is_constexpr = p.type_text == "constexpr";
               p.is_pointer = !p.type_text.empty() && p.type_text[0] == '*';
               p.dtype = p.is_constexpr ? DType::Unknown : parse_dtype(p.type_text);
@@ -182,7 +189,7 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
           if (const Expr* mut = dict_get(*im, "mutated_arg_names")) {
             k.has_mutated_args = true;
             for (auto& it : mut->items)
-              if (it->kind == Expr::String) k.mutated_args.push_back(it->text);
+              if (it->kind == Expr::String) k.mutated_args.emplace_back(it->text);
           }
         }
       }
@@ -199,14 +206,14 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
   if (k.params.empty() && def) {
     for (auto& [pname, ann] : def->params) {
       KernelParam p;
-      p.name = pname;
+      p.name = std::string(pname);
       p.is_constexpr = ann && m.text_of(*ann).find("constexpr") != std::string::npos;
       p.is_pointer = pname.find("ptr") != std::string::npos;
       k.params.push_back(p);
     }
   }
 
-  std::set<std::string> ptrs;
+  std::set<std::string, std::less<>> ptrs;
   std::map<std::string, DType> ptr_dtype;
   for (auto& p : k.params)
     if (p.is_pointer) {
@@ -221,10 +228,10 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
   auto record_literal = [&](const Expr& e, const std::string& var) {
     double v;
     if (e.kind == Expr::Number && py::number_value(e.text, v)) {
-      k.literals.push_back(LiteralUse{e.text, v, var, SourceLoc{file, e.line, e.col}});
+      k.literals.push_back(LiteralUse{std::string(e.text), v, var, SourceLoc{file, e.line, e.col}});
     } else if (e.kind == Expr::UnaryOp && e.text == "-" && e.items.size() == 1 && e.items[0]->kind == Expr::Number &&
                py::number_value(e.items[0]->text, v)) {
-      k.literals.push_back(LiteralUse{"-" + e.items[0]->text, -v, var, SourceLoc{file, e.line, e.col}});
+      k.literals.push_back(LiteralUse{"-" + std::string(e.items[0]->text), -v, var, SourceLoc{file, e.line, e.col}});
     }
   };
   // Literals anywhere in an expression that are operands of arithmetic (not indices or shapes).
@@ -256,27 +263,27 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
     if (!def || s.enclosing_def != k.name) continue;
     SourceLoc loc{file, s.line, s.col};
     if (s.kind == Stmt::ExprStmt && s.value && s.value->kind == Expr::Call && s.value->func &&
-        s.value->func->dotted() == "tl.store" && s.value->items.size() >= 2) {
+        s.value->func->dotted_is("tl.store") && s.value->items.size() >= 2) {
       MemAccess a;
       split_pointer(m, *s.value->items[0], ptrs, a.ptr, a.index);
       std::vector<std::string> vars;
       read_vars(*s.value->items[1], vars);
       a.var = vars.empty() ? py::normalize_space(m.text_of(*s.value->items[1])) : vars[0];
-      a.value_dtype = ptr_dtype.count(a.ptr) ? ptr_dtype[a.ptr] : DType::Unknown;
+      a.value_dtype = dtype_in(ptr_dtype, a.ptr);
       a.loc = loc;
-      k.stores.push_back(a);
       KernelStmt st{"", "store", {a.var}, loc};
-      k.stmts.push_back(st);
+      k.stores.push_back(std::move(a));
+      k.stmts.push_back(std::move(st));
       continue;
     }
     if ((s.kind != Stmt::Assign && s.kind != Stmt::AnnAssign) || !s.value || s.targets.empty()) continue;
     // Target variable(s): `tmp10, = tl.associative_scan(...)` has a one-element tuple target.
     std::vector<std::string> targets;
     const Expr& t = *s.targets[0];
-    if (t.kind == Expr::Name) targets.push_back(t.text);
+    if (t.kind == Expr::Name) targets.emplace_back(t.text);
     else if (t.kind == Expr::Tuple)
       for (auto& i : t.items)
-        if (i->kind == Expr::Name) targets.push_back(i->text);
+        if (i->kind == Expr::Name) targets.emplace_back(i->text);
     if (targets.empty()) continue;
     const std::string& var = targets[0];
     const Expr& v = *s.value;
@@ -298,36 +305,36 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
     const Expr* core = &v;
     DType cast_to = DType::Unknown;
     if (v.kind == Expr::Call && v.func && v.func->kind == Expr::Attribute && v.func->text == "to" && !v.items.empty()) {
-      cast_to = tl_dtype(v.items[0].get());
-      core = v.func->func.get();
+      cast_to = tl_dtype(v.items[0]);
+      core = v.func->func;
     }
     // And a broadcasting subscript: `tl.sum(tmp45, 1)[:, None]`.
     while (core->kind == Expr::Subscript && !core->items.empty() && core->items[0]->kind == Expr::Call)
-      core = core->items[0].get();
+      core = core->items[0];
     std::string callee = (core->kind == Expr::Call && core->func) ? core->func->dotted() : "";
     if (callee == "tl.load" && !core->items.empty()) {
       MemAccess a;
       split_pointer(m, *core->items[0], ptrs, a.ptr, a.index);
       a.var = var;
-      DType stored = ptr_dtype.count(a.ptr) ? ptr_dtype[a.ptr] : DType::Unknown;
+      DType stored = dtype_in(ptr_dtype, a.ptr);
       a.value_dtype = cast_to != DType::Unknown ? cast_to : stored;
       a.loc = loc;
-      k.loads.push_back(a);
       var_dtype[var] = a.value_dtype;
       st.op = "load";
       st.operands = {a.ptr};
       if (cast_to != DType::Unknown && cast_to != stored)
         k.casts.push_back(CastOp{var, a.ptr, cast_to, loc});
-      k.stmts.push_back(st);
+      k.loads.push_back(std::move(a));
+      k.stmts.push_back(std::move(st));
       continue;
     }
     if (cast_to != DType::Unknown && core->kind == Expr::Name) {
       // `tmp3 = tmp2.to(tl.float32)`
-      k.casts.push_back(CastOp{var, core->text, cast_to, loc});
+      k.casts.push_back(CastOp{var, std::string(core->text), cast_to, loc});
       var_dtype[var] = cast_to;
       st.op = "cast";
-      st.operands = {core->text};
-      k.stmts.push_back(st);
+      st.operands = {std::string(core->text)};
+      k.stmts.push_back(std::move(st));
       continue;
     }
     if (callee == "tl.associative_scan" || callee.find("exclusive_scan_decoupled_lookback") != std::string::npos) {
@@ -339,16 +346,16 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
       r.input_var = in.empty() ? "" : in[0];
       std::string helper;
       for (auto& i : core->items)
-        if (i->kind == Expr::Name && i->text.rfind("_triton_helper_fn", 0) == 0) helper = i->text;
+        if (i->kind == Expr::Name && i->text.rfind("_triton_helper_fn", 0) == 0) helper = std::string(i->text);
       if (const Expr* cf = core->kwarg("combine_fn")) helper = cf->dotted();
       r.combine = combine_from_helper(m.stmts, helper);
-      r.compute_dtype = var_dtype.count(r.input_var) ? var_dtype[r.input_var] : DType::Unknown;
+      r.compute_dtype = dtype_in(var_dtype, r.input_var);
       r.accumulator_dtype = r.compute_dtype;
       r.loc = loc;
       k.reductions.push_back(r);
       for (auto& tv : targets) var_dtype[tv] = r.compute_dtype;
       st.op = "scan";
-      k.stmts.push_back(st);
+      k.stmts.push_back(std::move(st));
       continue;
     }
     static const std::map<std::string, std::string> reducers = {
@@ -366,22 +373,22 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
       std::vector<std::string> in;
       if (!core->items.empty()) read_vars(*core->items[0], in);
       r.input_var = in.empty() ? "" : in[0];
-      r.compute_dtype = var_dtype.count(r.input_var) ? var_dtype[r.input_var] : DType::Unknown;
+      r.compute_dtype = dtype_in(var_dtype, r.input_var);
       r.accumulator_dtype = r.compute_dtype;
       r.loc = loc;
       k.reductions.push_back(r);
       for (auto& tv : targets) var_dtype[tv] = r.compute_dtype;
       st.op = r.is_scan ? "scan" : "reduce";
-      k.stmts.push_back(st);
+      k.stmts.push_back(std::move(st));
       continue;
     }
     // Everything else: arithmetic, tl.where, tl.full, libdevice calls.
     DType d = DType::Unknown;
     if (callee == "tl.full" && core->items.size() >= 3) {
-      d = tl_dtype(core->items[2].get());
+      d = tl_dtype(core->items[2]);
       st.op = "full";
     } else if (v.kind == Expr::BinOp) {
-      st.op = v.text == "+" ? "add" : v.text == "-" ? "sub" : v.text == "*" ? "mul" : v.text == "/" ? "div" : v.text;
+      st.op = v.text == "+" ? "add" : v.text == "-" ? "sub" : v.text == "*" ? "mul" : v.text == "/" ? "div" : std::string(v.text);
     } else if (!callee.empty()) {
       st.op = "call:" + callee;
     } else if (v.kind == Expr::Name) {
@@ -391,7 +398,7 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
     }
     if (d == DType::Unknown) {
       for (auto& o : st.operands)
-        if (var_dtype.count(o)) d = promote(d, var_dtype[o]);
+        if (auto it = var_dtype.find(o); it != var_dtype.end()) d = promote(d, it->second);
     }
     if (cast_to != DType::Unknown) {
       k.casts.push_back(CastOp{var, st.operands.empty() ? "" : st.operands[0], cast_to, loc});
@@ -399,12 +406,12 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
     }
     if (callee.find("where") != std::string::npos && st.operands.size() >= 3) {
       // tl.where(cond, a, b): the dtype is that of the branches, not of the condition.
-      d = promote(var_dtype.count(st.operands[1]) ? var_dtype[st.operands[1]] : DType::Unknown,
-                  var_dtype.count(st.operands[2]) ? var_dtype[st.operands[2]] : DType::Unknown);
+      d = promote(dtype_in(var_dtype, st.operands[1]),
+                  dtype_in(var_dtype, st.operands[2]));
     }
     var_dtype[var] = d;
     literals_in(v, var);
-    k.stmts.push_back(st);
+    k.stmts.push_back(std::move(st));
   }
 
   // Scan/reduction length: the reduction numel of the body (r0_numel), when static.

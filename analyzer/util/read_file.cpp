@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <system_error>
@@ -58,7 +59,17 @@ bool read_text_file(const std::string& path, std::string& out, DiagSink& diags, 
   }
   int first_bad_line = 0;
   size_t bad = 0;
+  constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
   for (size_t i = 0; i < out.size();) {
+    // Eight bytes at a time while they are all ASCII and none is NUL: nearly every byte of
+    // Inductor output.
+    while (i + 8 <= out.size()) {
+      uint64_t x;
+      std::memcpy(&x, out.data() + i, 8);
+      if ((x | ((x - kOnes) & ~x)) & kHighs) break;
+      i += 8;
+    }
+    if (i >= out.size()) break;
     unsigned char c = static_cast<unsigned char>(out[i]);
     if (c != 0 && c < 0x80) {  // ASCII: nearly every byte of Inductor output
       ++i;

@@ -22,18 +22,18 @@ inline void check_expr(const py::Module& m, const py::Expr* e, int depth = 0) {
   if (e->begin > e->end || e->end > m.source.size()) fail("expression range outside the source");
   (void)m.text_of(*e);
   (void)e->dotted();
-  check_expr(m, e->func.get(), depth + 1);
-  for (auto& i : e->items) check_expr(m, i.get(), depth + 1);
-  for (auto& [k, v] : e->kwargs) check_expr(m, v.get(), depth + 1);
+  check_expr(m, e->func, depth + 1);
+  for (auto& i : e->items) check_expr(m, i, depth + 1);
+  for (auto& [k, v] : e->kwargs) check_expr(m, v, depth + 1);
 }
 
 inline void check_module(const py::Module& m) {
   for (const auto& s : m.stmts) {
     if (s.begin > s.end || s.end > m.source.size()) fail("statement range outside the source");
-    for (auto& t : s.targets) check_expr(m, t.get());
-    check_expr(m, s.value.get());
-    check_expr(m, s.annotation.get());
-    for (auto& [n, a] : s.params) check_expr(m, a.get());
+    for (auto& t : s.targets) check_expr(m, t);
+    check_expr(m, s.value);
+    check_expr(m, s.annotation);
+    for (auto& [n, a] : s.params) check_expr(m, a);
   }
 }
 

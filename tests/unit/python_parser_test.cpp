@@ -85,6 +85,14 @@ TEST(PythonParser, CommentsAboveAreAttached) {
   EXPECT_TRUE(m.stmts[1].comments_above.empty());
 }
 
+TEST(PythonParser, AnEmptyStatementHasAnEmptyRange) {
+  auto m = parse_module("x=1;  ;y\n");
+  ASSERT_EQ(m.stmts.size(), 3u);
+  for (const auto& s : m.stmts) EXPECT_LE(s.begin, s.end);
+  EXPECT_EQ(m.stmts[1].begin, 6u);
+  EXPECT_EQ(m.stmts[1].end, 6u);
+}
+
 TEST(PythonParser, NumberValues) {
   double v;
   EXPECT_TRUE(number_value("-0.005263157894736844", v) || number_value("0.005263157894736844", v));

@@ -1,0 +1,66 @@
+// Hand-written matchers that stand in for RE2 patterns on hot paths: the comment lines of
+// output_code.py (source nodes, provenance handles, graph-fragment node lines), the "# File:"
+// comments of fx_graph_readable.py and FX value annotations.
+//
+// Each matcher reproduces its pattern's match and captures exactly, under RE2's semantics
+// (leftmost-first: lazy and greedy quantifiers prefer as in Perl, FullMatch anchors both ends),
+// but only on "plain" lines: ASCII, no '\n'. There `.` is any byte and `\s` is [\t\n\f\r ]. On
+// other input, or where an answer would need more than a single left-to-right scan, a matcher
+// answers Unsure and the caller runs the RE2 pattern (kept here as the reference). The two give
+// the same results: tests/unit/line_scan_test.cpp checks every matcher against its pattern on
+// the comment lines of the fixtures and on mutations of them.
+#pragma once
+#include <cstddef>
+#include <string_view>
+
+namespace ilint::scan {
+
+enum class Match { Yes, No, Unsure };
+
+// RE2's \s: [\t\n\f\r ] (no \v).
+inline bool re2_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
+
+// ASCII and no newline: where `.` matches every byte.
+bool plain_line(std::string_view s);
+
+// ^%([A-Za-z_][A-Za-z0-9_]*) : ([A-Za-z_]+)(?: "([^"]*)")?(?:\[num_users=\d+\])? = ([a-z_]+)\[target=(.*?)\]
+//   (?:\(args = \((.*)\), kwargs = \{(.*)\}\))?\s*$
+extern const char* const kFragmentLinePattern;
+struct FragmentLine {
+  std::string_view name, type, annotation, op, target, args, kwargs;
+};
+Match fragment_line(std::string_view s, FragmentLine& out);
+
+// ^Sym\((.*)\)$
+extern const char* const kSymPattern;
+Match sym_annotation(std::string_view s, std::string_view& inner);
+
+// ^([a-z]+[0-9]*[a-z0-9]*)\[([^\]]*)\](?:\[([^\]]*)\])?(.*)$
+extern const char* const kTensorPattern;
+struct TensorAnnotation {
+  std::string_view dtype, shape, stride, device;
+};
+Match tensor_annotation(std::string_view s, TensorAnnotation& out);
+
+// ^#\s*File: (.*?):(\d+) in ([^,]*), code: (.*)$   (the line number read as an int)
+extern const char* const kFileCommentPattern;
+struct FileComment {
+  std::string_view file, function, code;
+  int line = 0;
+};
+Match file_comment(std::string_view s, FileComment& out);
+
+// ^#\s*Topologically Sorted Source Nodes: \[(.*?)\](?:, Original ATen: \[(.*)\])?\s*$
+extern const char* const kSourceNodesPattern;
+Match source_nodes(std::string_view s, std::string_view& nodes, std::string_view& aten);
+
+// ^#\s*\[Provenance debug handles\]\s*(.*?)\s*$
+extern const char* const kProvenanceHandlePattern;
+Match provenance_handle(std::string_view s, std::string_view& handle);
+
+// %([A-Za-z_][A-Za-z0-9_]*), found and consumed repeatedly (RE2::FindAndConsume): the next
+// reference in `in`, which is advanced past it. False when there is none. Plain text only.
+extern const char* const kFragmentRefPattern;
+bool next_fragment_ref(std::string_view& in, std::string_view& name);
+
+}  // namespace ilint::scan

@@ -1,0 +1,333 @@
+// The hand-written matchers of analyzer/parse/line_scan.h against the RE2 patterns they stand in
+// for: on every line of every fixture's output_code.py and fx_graph_readable.py (raw, and with
+// the comment marker stripped as the readers strip it), and on random mutations of the lines
+// each pattern is about. Where a matcher answers, its answer and captures must be RE2's.
+#include <gtest/gtest.h>
+#include <re2/re2.h>
+
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "analyzer/ingest/ingest.h"
+#include "analyzer/parse/line_scan.h"
+
+namespace fs = std::filesystem;
+using namespace ilint;
+using scan::Match;
+
+namespace {
+
+std::string_view sv(const re2::StringPiece& p) { return std::string_view(p.data(), p.size()); }
+
+// Distinct lines of the fixtures' Python files, and the same with "#" and spaces stripped.
+const std::vector<std::string>& fixture_lines() {
+  static const std::vector<std::string> lines = [] {
+    std::set<std::string> seen;
+    for (const auto& e : fs::recursive_directory_iterator(ILINT_FIXTURES_DIR)) {
+      auto n = e.path().filename();
+      if (n != "output_code.py" && n != "fx_graph_readable.py") continue;
+      std::ifstream in(e.path(), std::ios::binary);
+      std::string line;
+      while (std::getline(in, line)) {
+        if (line.size() > 4000) continue;
+        seen.insert(line);
+        size_t i = line.find_first_not_of(' ');
+        if (i != std::string::npos && line[i] == '#') {
+          seen.insert(line.substr(i));
+          size_t j = line.find_first_not_of(' ', i + 1);
+          if (j != std::string::npos) seen.insert(line.substr(j));
+        }
+      }
+    }
+    return std::vector<std::string>(seen.begin(), seen.end());
+  }();
+  return lines;
+}
+
+// Lines containing `key`, each followed by `copies` random mutations of it: deletions, insertions
+// of bytes that matter to the patterns (brackets, separators, digits, space, newline, non-ASCII),
+// duplications and truncations.
+std::vector<std::string> cases_for(const std::string& key, int copies) {
+  std::vector<std::string> out;
+  std::mt19937 rng(12345);
+  static const std::string alphabet = "[](){},:% \t\"=_a0123456789#\n\r\f\x0b\xc3\xa9.-";
+  for (const auto& line : fixture_lines()) {
+    if (line.find(key) == std::string::npos) continue;
+    out.push_back(line);
+    for (int c = 0; c < copies; ++c) {
+      std::string m = line;
+      int ops = 1 + static_cast<int>(rng() % 3);
+      for (int o = 0; o < ops && !m.empty(); ++o) {
+        size_t at = rng() % (m.size() + 1);
+        switch (rng() % 5) {
+          case 0:
+            if (at < m.size()) m.erase(at, 1);
+            break;
+          case 1:
+          case 2:
+            m.insert(at, 1, alphabet[rng() % alphabet.size()]);
+            break;
+          case 3: {
+            size_t len = std::min<size_t>(rng() % 12, m.size() - std::min(at, m.size()));
+            m.insert(at, m.substr(std::min(at, m.size()), len));
+            break;
+          }
+          default:
+            m.resize(at);
+        }
+      }
+      out.push_back(m);
+    }
+  }
+  return out;
+}
+
+struct Tally {
+  size_t yes = 0, no = 0, unsure = 0;
+};
+
+std::ostream& operator<<(std::ostream& os, const Tally& t) {
+  return os << t.yes << " matched, " << t.no << " not, " << t.unsure << " left to RE2";
+}
+
+}  // namespace
+
+TEST(LineScan, FragmentLineIsTheRegex) {
+  RE2 re(scan::kFragmentLinePattern);
+  ASSERT_TRUE(re.ok());
+  Tally t;
+  for (const auto& s : cases_for("%", 30)) {
+    scan::FragmentLine f;
+    Match m = scan::fragment_line(s, f);
+    re2::StringPiece name, type, ann, op, target, args, kwargs;
+    bool ok = RE2::FullMatch(s, re, &name, &type, &ann, &op, &target, &args, &kwargs);
+    if (m == Match::Unsure) {
+      ++t.unsure;
+      continue;
+    }
+    ASSERT_EQ(m == Match::Yes, ok) << s;
+    if (!ok) {
+      ++t.no;
+      continue;
+    }
+    ++t.yes;
+    EXPECT_EQ(f.name, sv(name)) << s;
+    EXPECT_EQ(f.type, sv(type)) << s;
+    EXPECT_EQ(f.annotation, sv(ann)) << s;
+    EXPECT_EQ(f.op, sv(op)) << s;
+    EXPECT_EQ(f.target, sv(target)) << s;
+    EXPECT_EQ(f.args, sv(args)) << s;
+    EXPECT_EQ(f.kwargs, sv(kwargs)) << s;
+  }
+  std::cout << "fragment lines: " << t << "\n";
+  EXPECT_GT(t.yes, 100u);
+  EXPECT_GT(t.no, 100u);
+}
+
+TEST(LineScan, EveryFixtureNodeLineTakesTheFastPath) {
+  size_t n = 0;
+  for (const auto& s : fixture_lines()) {
+    if (s.empty() || s[0] != '%') continue;
+    scan::FragmentLine f;
+    EXPECT_NE(scan::fragment_line(s, f), Match::Unsure) << s;
+    ++n;
+  }
+  EXPECT_GT(n, 10u);
+}
+
+TEST(LineScan, AnnotationsAreTheRegexes) {
+  RE2 sym(scan::kSymPattern), tensor(scan::kTensorPattern);
+  ASSERT_TRUE(sym.ok() && tensor.ok());
+  // The annotations of the fixtures: the quoted strings of node lines and FX graphs.
+  std::vector<std::string> anns = {"Sym(s0)", "Sym()", "Sym(", "Sym(Eq(s0, 1))", "f32[]", "bf16[8, 1][1, 1]cuda:0",
+                                   "i64[s0, 4]", "f32[16][1]", "f32[16][1", "f32[16", "F32[1]", "9f[1]", "f32x[1][2][3]"};
+  for (const auto& line : fixture_lines())
+    for (size_t q = line.find('"'); q != std::string::npos; q = line.find('"', q + 1)) {
+      size_t e = line.find('"', q + 1);
+      if (e == std::string::npos) break;
+      anns.push_back(line.substr(q + 1, e - q - 1));
+      q = e;
+    }
+  std::mt19937 rng(7);
+  static const std::string alphabet = "[]() ,:\n\xc3\xa9" "a0";
+  size_t base = anns.size();
+  for (size_t i = 0; i < base; ++i)
+    for (int c = 0; c < 4; ++c) {
+      std::string m = anns[i];
+      size_t at = rng() % (m.size() + 1);
+      if (rng() % 2 && at < m.size()) m.erase(at, 1);
+      else m.insert(at, 1, alphabet[rng() % alphabet.size()]);
+      anns.push_back(m);
+    }
+  Tally ts, tt;
+  for (const auto& s : anns) {
+    std::string_view inner;
+    Match m = scan::sym_annotation(s, inner);
+    re2::StringPiece in;
+    bool ok = RE2::FullMatch(s, sym, &in);
+    if (m == Match::Unsure) {
+      ++ts.unsure;
+    } else {
+      ASSERT_EQ(m == Match::Yes, ok) << s;
+      (ok ? ts.yes : ts.no)++;
+      if (ok) EXPECT_EQ(inner, sv(in)) << s;
+    }
+    scan::TensorAnnotation t;
+    m = scan::tensor_annotation(s, t);
+    re2::StringPiece dt, shape, stride, device;
+    ok = RE2::FullMatch(s, tensor, &dt, &shape, &stride, &device);
+    if (m == Match::Unsure) {
+      ++tt.unsure;
+      continue;
+    }
+    ASSERT_EQ(m == Match::Yes, ok) << s;
+    (ok ? tt.yes : tt.no)++;
+    if (!ok) continue;
+    EXPECT_EQ(t.dtype, sv(dt)) << s;
+    EXPECT_EQ(t.shape, sv(shape)) << s;
+    EXPECT_EQ(t.stride, sv(stride)) << s;
+    EXPECT_EQ(t.device, sv(device)) << s;
+  }
+  std::cout << "Sym annotations: " << ts << "\ntensor annotations: " << tt << "\n";
+  EXPECT_GT(tt.yes, 50u);
+  EXPECT_GT(tt.no, 50u);
+}
+
+TEST(LineScan, FileCommentIsTheRegex) {
+  RE2 re(scan::kFileCommentPattern);
+  ASSERT_TRUE(re.ok());
+  auto cases = cases_for("File: ", 30);
+  for (std::string extra : {"# File: a.py:12345678901 in f, code: x", "# File: a.py:999999999 in f, code: x",
+                            "# File: C:/a.py:3 in f, code: x = y[1:2]", "# File: a:b:1 in , code: ",
+                            "#File: a.py:1 in f,g, code: x", "# File: a.py:1 in f, code: x, code: y"})
+    cases.push_back(extra);
+  Tally t;
+  for (const auto& s : cases) {
+    scan::FileComment f;
+    Match m = scan::file_comment(s, f);
+    std::string file, fn, code;
+    int line = 0;
+    bool ok = RE2::FullMatch(s, re, &file, &line, &fn, &code);
+    if (m == Match::Unsure) {
+      ++t.unsure;
+      continue;
+    }
+    ASSERT_EQ(m == Match::Yes, ok) << s;
+    (ok ? t.yes : t.no)++;
+    if (!ok) continue;
+    EXPECT_EQ(f.file, file) << s;
+    EXPECT_EQ(f.line, line) << s;
+    EXPECT_EQ(f.function, fn) << s;
+    EXPECT_EQ(f.code, code) << s;
+  }
+  std::cout << "file comments: " << t << "\n";
+  EXPECT_GT(t.yes, 100u);
+  EXPECT_GT(t.no, 10u);
+}
+
+TEST(LineScan, SourceNodesAndHandlesAreTheRegexes) {
+  RE2 nodes_re(scan::kSourceNodesPattern), handle_re(scan::kProvenanceHandlePattern);
+  ASSERT_TRUE(nodes_re.ok() && handle_re.ok());
+  auto cases = cases_for("Topologically Sorted Source Nodes", 40);
+  for (auto& s : cases_for("[Provenance debug handles]", 40)) cases.push_back(s);
+  for (std::string extra :
+       {"# Topologically Sorted Source Nodes: [a], Original ATen: [b]  ", "# Topologically Sorted Source Nodes: [a]]  ",
+        "# Topologically Sorted Source Nodes: [a], Original ATen: [b] x]", "# [Provenance debug handles]   ",
+        "# [Provenance debug handles] k:1 \t", "# Topologically Sorted Source Nodes: [a] , Original ATen: [b]"})
+    cases.push_back(extra);
+  Tally tn, th;
+  for (const auto& s : cases) {
+    std::string_view n, a;
+    Match m = scan::source_nodes(s, n, a);
+    re2::StringPiece np, ap;
+    bool ok = RE2::FullMatch(s, nodes_re, &np, &ap);
+    if (m == Match::Unsure) {
+      ++tn.unsure;
+    } else {
+      ASSERT_EQ(m == Match::Yes, ok) << s;
+      (ok ? tn.yes : tn.no)++;
+      if (ok) {
+        EXPECT_EQ(n, sv(np)) << s;
+        EXPECT_EQ(a, sv(ap)) << s;
+      }
+    }
+    std::string_view h;
+    m = scan::provenance_handle(s, h);
+    std::string hs;
+    ok = RE2::FullMatch(s, handle_re, &hs);
+    if (m == Match::Unsure) {
+      ++th.unsure;
+      continue;
+    }
+    ASSERT_EQ(m == Match::Yes, ok) << s;
+    (ok ? th.yes : th.no)++;
+    if (ok) EXPECT_EQ(h, hs) << s;
+  }
+  std::cout << "source nodes: " << tn << "\nprovenance handles: " << th << "\n";
+  EXPECT_GT(tn.yes, 20u);
+  EXPECT_GT(tn.no, 20u);
+  EXPECT_GT(th.yes, 5u);
+}
+
+TEST(LineScan, FragmentRefsAreTheRegex) {
+  RE2 re(scan::kFragmentRefPattern);
+  size_t plain = 0;
+  for (const auto& s : cases_for("%", 10)) {
+    if (!scan::plain_line(s)) continue;
+    ++plain;
+    std::vector<std::string> fast, slow;
+    std::string_view in = s, name;
+    while (scan::next_fragment_ref(in, name)) fast.emplace_back(name);
+    re2::StringPiece rin(s), rname;
+    while (RE2::FindAndConsume(&rin, re, &rname)) slow.emplace_back(sv(rname));
+    EXPECT_EQ(fast, slow) << s;
+  }
+  EXPECT_GT(plain, 100u);
+}
+
+// ingest's parse_compile_dir_name scans by hand what this std::regex matched.
+TEST(LineScan, CompileDirNameIsTheRegex) {
+  static const std::regex re(R"(^.*?__(\d+)_(forward|backward|inference)_(.+)$)");
+  std::vector<std::string> names = {"model__0_forward_1.0", "model__12_backward_3", "model__1_inference_0.1", "x__0_forward_",
+                                    "a___0_forward_x", "a__0_forward__1_backward_2", "a__b__3_inference_z", "__1_forward_a",
+                                    "model__99999999999_forward_0", "m\n__1_forward_a", "m__1_forward_a\nb", "m__1_forward_\r",
+                                    "m__x_forward_a__2_backward_b", "m__1_forwardx_a", "m__1_backward", "", "__", "m__1__forward_a"};
+  for (const auto& e : fs::recursive_directory_iterator(ILINT_FIXTURES_DIR))
+    if (e.is_directory()) names.push_back(e.path().filename().string());
+  std::mt19937 rng(3);
+  static const std::string alphabet = "_0123456789\n\rabdfikornw.";
+  size_t base = names.size();
+  for (size_t i = 0; i < base; ++i)
+    for (int c = 0; c < 20; ++c) {
+      std::string m = names[i];
+      for (int o = 0; o < 3; ++o) {
+        size_t at = rng() % (m.size() + 1);
+        if (rng() % 2 && at < m.size()) m.erase(at, 1);
+        else m.insert(at, 1, alphabet[rng() % alphabet.size()]);
+      }
+      names.push_back(m);
+    }
+  size_t matched = 0;
+  for (const auto& n : names) {
+    std::smatch m;
+    bool ok = std::regex_match(n, m, re);
+    int index = -7;
+    std::string kind, trailing;
+    ASSERT_EQ(parse_compile_dir_name(n, index, kind, trailing), ok) << n;
+    if (!ok) continue;
+    ++matched;
+    int want = -1;
+    std::string digits = m[1].str();
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), want);
+    if (ec != std::errc() || end != digits.data() + digits.size()) want = -1;
+    EXPECT_EQ(index, want) << n;
+    EXPECT_EQ(kind, m[2].str()) << n;
+    EXPECT_EQ(trailing, m[3].str()) << n;
+  }
+  EXPECT_GT(matched, 50u);
+}
