@@ -68,6 +68,7 @@ confirm options:
   --dump-model            print the model (compiles, kernels, buffers, frames) and exit
   --color / --no-color    colored text (default: when stdout is a terminal)
   --no-diagnostics        do not list input diagnostics in text output
+  --time-report           print the wall and CPU time of each stage to stderr
   -h, --help              this text
 )";
 
@@ -80,6 +81,7 @@ struct CliOptions {
   bool dump_model = false;
   int color = -1;  // -1: auto
   bool diagnostics = true;
+  bool time_report = false;
   ilint::ConfirmOptions confirm;
   std::string confirm_results;
   bool fail_on_given = false;  // the config's fail_on applies only when the flag is absent
@@ -171,6 +173,8 @@ bool parse_args(int argc, char** argv, CliOptions& o, int& rc) {
       o.color = 1;
     } else if (a == "--no-color") {
       o.color = 0;
+    } else if (a == "--time-report") {
+      o.time_report = true;
     } else if (a == "--no-diagnostics") {
       o.diagnostics = false;
     } else if (!a.empty() && a[0] == '-') {
@@ -282,6 +286,7 @@ int main(int argc, char** argv) {
   o.analyze.on_stage = [&](const std::string& s) { progress.phase(s); };
 
 
+  ilint::StageClock total_clock;
   ilint::Analysis a;
   ilint::analyze(o.analyze, a);
   progress.finish();
@@ -344,6 +349,24 @@ int main(int argc, char** argv) {
     for (const auto& d : a.diags.sorted())
       std::cerr << d.loc.file << ": " << ilint::diag_level_name(d.level) << ": " << d.message << "\n";
   }
+  if (file.is_open()) {
+    file.close();
+    if (file.fail()) {
+      std::cerr << "inductor-lint: cannot write " << o.output << ": " << std::strerror(errno) << "\n";
+      return 2;
+    }
+  }
+  if (o.time_report) {
+    ilint::StageTime total = total_clock.stop("total");
+    double staged = 0;
+    for (const auto& t : a.times) staged += t.wall_seconds;
+    std::fprintf(stderr, "%-16s %10s %10s\n", "stage", "wall (s)", "cpu (s)");
+    for (const auto& t : a.times) std::fprintf(stderr, "%-16s %10.3f %10.3f\n", t.stage.c_str(), t.wall_seconds, t.cpu_seconds);
+    double cpu_staged = 0;
+    for (const auto& t : a.times) cpu_staged += t.cpu_seconds;
+    std::fprintf(stderr, "%-16s %10.3f %10.3f\n", "report", total.wall_seconds - staged, total.cpu_seconds - cpu_staged);
+    std::fprintf(stderr, "%-16s %10.3f %10.3f\n", "total", total.wall_seconds, total.cpu_seconds);
+  }
   int code = exit_code(a, o.fail_on);
 #if defined(__SANITIZE_ADDRESS__) || ILINT_ASAN_CLANG
   return code;  // sanitizer builds free everything, so that leak detection sees the whole run
@@ -351,7 +374,6 @@ int main(int argc, char** argv) {
   // Freeing the model (every compile's kernels, nodes and strings, one allocation at a time) and
   // the Clang reader's state costs more than some whole stages, for memory the process is about
   // to give back anyway. Flush what was written and end here, without running destructors.
-  if (file.is_open()) file.close();
   std::cout.flush();
   std::cerr.flush();
   std::fflush(nullptr);

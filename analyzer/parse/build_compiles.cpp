@@ -19,33 +19,94 @@ namespace ilint {
 
 namespace {
 
+// The provenance mapping {"preToPost": {"node": ["node", ...]}, "postToPre": ..., "cppCodeToPost":
+// ..., "postToCppCode": ...}, read as a stream of JSON events straight into the maps (no document
+// tree: these files are a large share of a compile's bytes). Only string elements of an array
+// under a key of one of the four objects are kept; anything else is skipped.
+class ProvenanceReader : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  explicit ProvenanceReader(Provenance& out) : out_(out) {}
+  bool top_is_object() const { return top_is_object_; }
+
+  bool start_object(std::size_t) override {
+    if (depth_ == 0) top_is_object_ = true;
+    if (depth_ == 1) map_ = pending_map_;
+    ++depth_;
+    return true;
+  }
+  bool end_object() override {
+    --depth_;
+    if (depth_ == 1) map_ = nullptr;
+    return true;
+  }
+  bool start_array(std::size_t) override {
+    // An array directly under a key of one of the maps (depth 2) holds the names.
+    in_names_ = depth_ == 2 && map_ != nullptr;
+    names_ = nullptr;  // the entry is made with its first name, as the maps never hold empty lists
+    ++depth_;
+    return true;
+  }
+  bool end_array() override {
+    --depth_;
+    if (depth_ == 2) in_names_ = false;
+    return true;
+  }
+  bool key(string_t& k) override {
+    if (depth_ == 1) pending_map_ = k == "preToPost"       ? &out_.pre_to_post
+                                    : k == "postToPre"     ? &out_.post_to_pre
+                                    : k == "cppCodeToPost" ? &out_.kernel_to_post
+                                    : k == "postToCppCode" ? &out_.post_to_kernel
+                                                           : nullptr;
+    if (depth_ == 2) entry_ = k;
+    return true;
+  }
+  bool string(string_t& s) override {
+    if (in_names_ && depth_ == 3) {
+      if (!names_) names_ = &(*map_)[entry_];
+      names_->push_back(std::move(s));
+    }
+    return true;
+  }
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+ private:
+  Provenance& out_;
+  int depth_ = 0;
+  bool top_is_object_ = false;
+  std::map<std::string, std::vector<std::string>>* pending_map_ = nullptr;
+  std::map<std::string, std::vector<std::string>>* map_ = nullptr;
+  std::string entry_;
+  bool in_names_ = false;
+  std::vector<std::string>* names_ = nullptr;
+};
+
 void read_provenance(const std::string& path, Compile& c, DiagSink& diags) {
   std::string text;
   if (!read_text_file(path, text, diags)) return;
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) {
+  // Into a scratch model first: a file that turns out not to be JSON leaves no facts behind.
+  Provenance read;
+  ProvenanceReader reader(read);
+  bool ok = nlohmann::json::sax_parse(text, &reader, nlohmann::json::input_format_t::json, /*strict=*/true);
+  if (!ok || !reader.top_is_object()) {
     diags.warning("parse-json", "provenance mapping is not a JSON object; ignored", SourceLoc{path, 1, 0});
     return;
   }
-  auto read_map = [&](const char* key, std::map<std::string, std::vector<std::string>>& out) {
-    if (!j.contains(key) || !j[key].is_object()) return;
-    for (auto& [k, v] : j[key].items()) {
-      if (!v.is_array()) continue;
-      for (auto& s : v)
-        if (s.is_string()) out[k].push_back(s.get<std::string>());
-    }
-  };
-  read_map("preToPost", c.provenance.pre_to_post);
-  read_map("postToPre", c.provenance.post_to_pre);
-  read_map("cppCodeToPost", c.provenance.kernel_to_post);
-  read_map("postToCppCode", c.provenance.post_to_kernel);
+  c.provenance = std::move(read);
 }
 
 // `torch._inductor.config.emulate_precision_casts = True` lines of fx_graph_runnable.py, and
 // its "# torch version:" header.
 void read_runnable(const std::string& path, Compile& c, std::string& torch_version, DiagSink& diags) {
+  // Everything read here precedes the model's code (`class Repro(...)`): the rest, most of the
+  // file, is not read at all.
   std::string text;
-  if (!read_text_file(path, text, diags)) return;
+  if (!read_text_file_head(path, "\nclass Repro(", text, diags)) return;
   static const RE2 cfg(R"((?m)^torch\.(_inductor|_dynamo|_functorch)\.config\.([A-Za-z0-9_.]+) = (.*)$)");
   re2::StringPiece in(text);
   std::string mod, key, val;
