@@ -1,0 +1,129 @@
+// The small readers of the parse stage: the head-only file reader (fx_graph_runnable.py), the
+// streamed provenance JSON reader, and --time-report.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <nlohmann/json.hpp>
+
+#include "analyzer/util/read_file.h"
+#include "test_util.h"
+
+using namespace ilint;
+using namespace ilint::testing;
+
+namespace {
+
+bool has_code(const DiagSink& d, const std::string& code) {
+  for (auto& x : d.sorted())
+    if (x.code == code) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST(ReadHead, StopsBeforeTheMarkerAndReadsAllWithoutIt) {
+  TempDir t;
+  // The marker straddles the reader's 64 KiB chunk boundary.
+  std::string head(64 * 1024 - 5, 'a');
+  head += "\n# torch version: 2.11.0\n";
+  std::string text = head + "\nclass Repro(torch.nn.Module):\n" + std::string(100000, 'b');
+  write_all(t.path / "runnable.py", text);
+  std::string out;
+  DiagSink d;
+  ASSERT_TRUE(read_text_file_head((t.path / "runnable.py").string(), "\nclass Repro(", out, d));
+  EXPECT_EQ(out, head);
+  EXPECT_EQ(d.size(), 0u);
+
+  write_all(t.path / "no_marker.py", "x = 1\ny = 2\n");
+  ASSERT_TRUE(read_text_file_head((t.path / "no_marker.py").string(), "\nclass Repro(", out, d));
+  EXPECT_EQ(out, "x = 1\ny = 2\n");
+}
+
+TEST(ReadHead, ChecksTheBytesItReadsAndRefusesWhatIsNotAFile) {
+  TempDir t;
+  write_all(t.path / "bad.py", "ok\nbad \xff here\nclass Repro(x):\n\xfe\xfe");
+  std::string out;
+  DiagSink d;
+  ASSERT_TRUE(read_text_file_head((t.path / "bad.py").string(), "\nclass Repro(", out, d));
+  EXPECT_EQ(out, "ok\nbad ? here");
+  auto diags = d.sorted();
+  ASSERT_EQ(diags.size(), 1u);  // the bytes after the marker were never read
+  EXPECT_EQ(diags[0].code, "read-not-utf8");
+  EXPECT_EQ(diags[0].loc.line, 2);
+
+  // A FIFO would block a reader forever: refused without opening it.
+  ASSERT_EQ(mkfifo((t.path / "fifo").c_str(), 0600), 0);
+  DiagSink d2;
+  EXPECT_FALSE(read_text_file_head((t.path / "fifo").string(), "\nclass Repro(", out, d2));
+  EXPECT_TRUE(has_code(d2, "read-failed"));
+  DiagSink d3;
+  EXPECT_FALSE(read_text_file_head((t.path / "missing").string(), "x", out, d3));
+  EXPECT_TRUE(has_code(d3, "read-failed"));
+}
+
+namespace {
+
+// A copy of a real compile folder (s2_cuda forward) with its provenance file replaced.
+void analyze_with_provenance(const std::string& provenance, TempDir& t, Analysis& a) {
+  std::string src = compile_dir("s2_cuda", "forward");
+  std::filesystem::path dst = t.path / "torchinductor" / std::filesystem::path(src).filename();
+  std::filesystem::create_directories(dst);
+  for (auto& e : std::filesystem::directory_iterator(src)) std::filesystem::copy(e.path(), dst / e.path().filename());
+  write_all(dst / "inductor_provenance_tracking_node_mappings.json", provenance);
+  run_analysis({t.path.string()}, a);
+}
+
+}  // namespace
+
+TEST(Provenance, StreamedReaderKeepsOnlyNameListsOfTheFourMaps) {
+  TempDir t;
+  nlohmann::json j = {
+      {"preToPost", {{"x", {"add", "mul"}}, {"empty", nlohmann::json::array()}, {"notalist", 3}}},
+      {"postToPre", {{"add", {"x", 7, {"nested"}, nullptr}}}},
+      {"cppCodeToPost", {{"triton_poi_fused_add_0:1", {"add"}}}},
+      {"postToCppCode", {{"add", {"triton_poi_fused_add_0:1"}}}},
+      {"other", {{"add", {"ignored"}}}},
+  };
+  Analysis a;
+  analyze_with_provenance(j.dump(), t, a);
+  ASSERT_EQ(a.program.compiles.size(), 1u);
+  const Provenance& p = a.program.compiles[0].provenance;
+  EXPECT_EQ(p.pre_to_post.at("x"), (std::vector<std::string>{"add", "mul"}));
+  EXPECT_EQ(p.pre_to_post.count("empty"), 0u);  // no empty lists, as the document reader kept none
+  EXPECT_EQ(p.pre_to_post.count("notalist"), 0u);
+  EXPECT_EQ(p.post_to_pre.at("add"), (std::vector<std::string>{"x"}));  // numbers, arrays, null skipped
+  EXPECT_EQ(p.kernel_to_post.at("triton_poi_fused_add_0:1"), (std::vector<std::string>{"add"}));
+  EXPECT_EQ(p.post_to_kernel.at("add"), (std::vector<std::string>{"triton_poi_fused_add_0:1"}));
+  EXPECT_FALSE(has_code(a.diags, "parse-json"));
+}
+
+TEST(Provenance, TruncatedOrNonObjectDocumentLeavesNoFacts) {
+  for (std::string doc : {std::string(R"({"preToPost": {"x": ["add", "mu)"), std::string(R"(["preToPost"])"),
+                          std::string("not json")}) {
+    TempDir t;
+    Analysis a;
+    analyze_with_provenance(doc, t, a);
+    ASSERT_EQ(a.program.compiles.size(), 1u);
+    EXPECT_TRUE(a.program.compiles[0].provenance.pre_to_post.empty()) << doc;
+    EXPECT_TRUE(has_code(a.diags, "parse-json")) << doc;
+    // The rest of the compile is still read: the seed-2 finding is there.
+    EXPECT_FALSE(findings_of(a, "reduced-precision-scan").empty()) << doc;
+  }
+}
+
+TEST(Cli, TimeReportGoesToStderrAndLeavesTheReportAlone) {
+  std::string plain, timed;
+  run_binary(fixture("s2_cpu") + " --format json -j1", &plain);
+  run_binary(fixture("s2_cpu") + " --format json -j1 --time-report", &timed);
+  EXPECT_EQ(plain, timed);
+  // stderr, captured on its own.
+  std::string cmd = std::string(ILINT_BINARY) + " " + fixture("s2_cpu") + " --format json -o /dev/null --time-report 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string err;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) err.append(buf, n);
+  pclose(p);
+  for (const char* stage : {"ingest", "parse compiles", "C++ kernels", "Dynamo logs", "rules", "report", "total"})
+    EXPECT_NE(err.find(stage), std::string::npos) << stage << "\n" << err;
+}
