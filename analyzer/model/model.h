@@ -23,27 +23,27 @@ struct TensorMeta {
   DType dtype = DType::Unknown;
   std::vector<std::string> shape;   // symbolic sizes stay as text: "s33", "8"
   std::vector<std::string> stride;  // empty when the dump does not give strides
-  std::string device;               // "cuda:0", "cpu"; empty when unknown
+  IString device;                   // "cuda:0", "cpu"; empty when unknown
 };
 
 enum class ValueKind { Tensor, SymInt, SymFloat, SymBool, Scalar, None, Other };
 
 struct FxNode {
   std::string name;    // "add", "primals_1"
-  std::string op;      // placeholder | call_function | call_method | call_module | get_attr | output
-  std::string target;  // "torch.ops.aten.add.Tensor"; for placeholders the placeholder name
+  IString op;          // placeholder | call_function | call_method | call_module | get_attr | output
+  IString target;      // "torch.ops.aten.add.Tensor"; for placeholders the placeholder name
   std::vector<std::string> args;        // argument texts, as written ("%slice_3", "3", "2.0")
   std::map<std::string, std::string> kwargs;
   std::vector<std::string> input_nodes; // names of FX nodes referenced by args/kwargs
   ValueKind kind = ValueKind::Other;
   TensorMeta meta;                      // dtype/shape/stride/device of the value
-  std::string annotation;               // the raw type annotation: "bf16[8, 1, 5, 15]", "Sym(s0)"
+  IString annotation;                   // the raw type annotation: "bf16[8, 1, 5, 15]", "Sym(s0)"
   std::optional<SourceLoc> user_loc;    // user source line from the "# File: x.py:12 in fn" comment
-  std::string user_code;                // the user's code text from that comment
-  std::string user_function;            // function named in that comment
+  IString user_code;                    // the user's code text from that comment
+  IString user_function;                // function named in that comment
   SourceLoc def_loc;                    // where the node is defined in the dump
   // In-place mutation recorded by the graph itself: copy_ into a graph input.
-  std::string mutates;                  // name of the mutated node, empty if none
+  IString mutates;                      // name of the mutated node, empty if none
 };
 
 struct FxGraph {

@@ -129,11 +129,11 @@ bool parse_fx_json(const std::string& path, const std::string& text, FxGraph& ou
       if (v.contains("dtype") && v["dtype"].is_string()) x.meta.dtype = parse_dtype(v["dtype"].get<std::string>());
       x.meta.shape = strings(v.value("shape", json::array()));
       x.meta.stride = strings(v.value("stride", json::array()));
-      if (v.contains("device") && v["device"].is_string()) x.meta.device = v["device"];
+      if (v.contains("device") && v["device"].is_string()) x.meta.device = v["device"].get<std::string>();
       if ((x.kind == ValueKind::SymInt || x.kind == ValueKind::SymFloat) && v.contains("expr") && v["expr"].is_string())
         x.meta.shape = {v["expr"].get<std::string>()};
     }
-    if (n.contains("mutates") && n["mutates"].is_string()) x.mutates = n["mutates"];
+    if (n.contains("mutates") && n["mutates"].is_string()) x.mutates = n["mutates"].get<std::string>();
     if (n.contains("user_source") && n["user_source"].is_object()) {
       const json& u = n["user_source"];
       if (u.contains("file") && u["file"].is_string() && u.contains("line") && u["line"].is_number_integer()) {

@@ -9,17 +9,18 @@
 
 namespace ilint {
 
-// A file path, interned: every location in one file shares one copy of its path. Locations are
-// the most numerous objects of the model (each load, store, statement, literal and FX node has
-// one), and a full path string in each was the largest part of the model's memory. Copies are
-// a pointer copy; equality is pointer equality. Paths are never freed (a run reads a bounded
-// set of files).
-class FilePath {
+// An interned string: every equal value shares one copy. For the model's most repeated texts:
+// file paths (every location in one file has the same one; locations are the most numerous
+// objects of the model: each load, store, statement, literal and FX node has one) and the FX
+// node fields that repeat across nodes and compiles (op, target, device, the user's source
+// line). A full string in each was most of the model's memory. Copies are a pointer copy;
+// equality is pointer equality. Values are never freed (a run reads a bounded set of texts).
+class IString {
  public:
-  FilePath();
-  FilePath(const std::string& s);  // NOLINT: a path is written wherever a string was
-  FilePath(std::string_view s);    // NOLINT
-  FilePath(const char* s);         // NOLINT
+  IString();
+  IString(const std::string& s);  // NOLINT: written wherever a string was
+  IString(std::string_view s);    // NOLINT
+  IString(const char* s);         // NOLINT
 
   const std::string& str() const { return *s_; }
   operator const std::string&() const { return *s_; }  // NOLINT
@@ -30,26 +31,35 @@ class FilePath {
   size_t find(std::string_view what, size_t pos = 0) const { return s_->find(what, pos); }
   size_t rfind(std::string_view what, size_t pos = std::string::npos) const { return s_->rfind(what, pos); }
   std::string substr(size_t pos, size_t n = std::string::npos) const { return s_->substr(pos, n); }
+  char operator[](size_t i) const { return (*s_)[i]; }
+  size_t find_first_not_of(std::string_view what, size_t pos = 0) const { return s_->find_first_not_of(what, pos); }
+  size_t find_first_of(std::string_view what, size_t pos = 0) const { return s_->find_first_of(what, pos); }
+  int compare(size_t pos, size_t n, std::string_view what) const { return s_->compare(pos, n, what); }
+  std::string::const_iterator begin() const { return s_->begin(); }
+  std::string::const_iterator end() const { return s_->end(); }
 
-  friend bool operator==(const FilePath& a, const FilePath& b) { return a.s_ == b.s_; }
-  friend bool operator==(const FilePath& a, const std::string& b) { return *a.s_ == b; }
-  friend bool operator==(const FilePath& a, const char* b) { return *a.s_ == b; }
-  friend std::strong_ordering operator<=>(const FilePath& a, const FilePath& b) {
+  friend bool operator==(const IString& a, const IString& b) { return a.s_ == b.s_; }
+  friend bool operator==(const IString& a, const std::string& b) { return *a.s_ == b; }
+  friend bool operator==(const IString& a, std::string_view b) { return *a.s_ == b; }
+  friend bool operator==(const IString& a, const char* b) { return *a.s_ == b; }
+  friend std::strong_ordering operator<=>(const IString& a, const IString& b) {
     if (a.s_ == b.s_) return std::strong_ordering::equal;
     int c = a.s_->compare(*b.s_);
     return c < 0 ? std::strong_ordering::less : c > 0 ? std::strong_ordering::greater : std::strong_ordering::equal;
   }
-  friend std::string operator+(const FilePath& a, const std::string& b) { return *a.s_ + b; }
-  friend std::string operator+(const FilePath& a, const char* b) { return *a.s_ + b; }
-  friend std::string operator+(const std::string& a, const FilePath& b) { return a + *b.s_; }
-  friend std::string operator+(const char* a, const FilePath& b) { return a + *b.s_; }
+  friend std::string operator+(const IString& a, const std::string& b) { return *a.s_ + b; }
+  friend std::string operator+(const IString& a, const char* b) { return *a.s_ + b; }
+  friend std::string operator+(const std::string& a, const IString& b) { return a + *b.s_; }
+  friend std::string operator+(const char* a, const IString& b) { return a + *b.s_; }
 
  private:
   const std::string* s_;
 };
 
-std::ostream& operator<<(std::ostream& os, const FilePath& p);
-void to_json(nlohmann::json& j, const FilePath& p);
+std::ostream& operator<<(std::ostream& os, const IString& p);
+void to_json(nlohmann::json& j, const IString& p);
+
+using FilePath = IString;
 
 struct SourceLoc {
   FilePath file;  // path as found during ingest (or the user's path, for user source lines)
