@@ -64,9 +64,13 @@ void analyze(const AnalyzeOptions& opts, Analysis& out) {
   out.ingest = ingest_paths(opts.paths, out.diags);
   stage("parsing " + std::to_string(out.ingest.compiles.size()) + " compiles", "parse compiles");
   std::vector<CppKernelJob> cpp_kernels;
-  out.files_read = build_compiles(out.ingest, out.program, out.diags, opts.jobs, &cpp_kernels);
+  out.files_read =
+      build_compiles(out.ingest, out.program, out.diags, opts.jobs, &cpp_kernels, opts.keep_kernel_sources);
   stage("reading " + std::to_string(cpp_kernels.size()) + " C++ kernels", "C++ kernels");
   read_cpp_kernels(cpp_kernels, out.diags, opts.jobs);
+  if (!opts.keep_kernel_sources)
+    for (auto& c : out.program.compiles)
+      for (auto& k : c.kernels) std::string().swap(k.source);
   stage("reading Dynamo logs", "Dynamo logs");
   out.files_read += build_dynamo_model(out.ingest, out.program, out.diags);
   stage("running rules", "rules");

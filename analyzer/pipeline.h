@@ -17,6 +17,9 @@ struct AnalyzeOptions {
   int jobs = 1;                         // parser threads
   std::vector<std::string> only_rules;  // empty: every registered rule
   std::vector<std::string> disabled_rules;
+  // Kernel source texts stay in the model only when a report shows them (HTML): every rule
+  // reads the parsed facts, and the texts are a fifth of output_code.py's bytes.
+  bool keep_kernel_sources = true;
   // Called as each stage starts ("reading inputs", "parsing 12 compiles", ...), for a progress line.
   std::function<void(const std::string& stage)> on_stage;
 };
@@ -73,8 +76,10 @@ const CppWrapperReader& cpp_wrapper_reader();
 // Parse stage: fills program.compiles from the ingested files. Returns the number of files read.
 // With `cpp_kernels`, the C++ kernels are not read here: they are appended for read_cpp_kernels
 // (the pipeline times that stage apart); without it, they are read before returning.
+// Without `keep_kernel_sources`, each Triton kernel's source text is dropped once read (C++
+// kernels keep theirs for read_cpp_kernels).
 size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags, int jobs,
-                      std::vector<CppKernelJob>* cpp_kernels = nullptr);
+                      std::vector<CppKernelJob>* cpp_kernels = nullptr, bool keep_kernel_sources = true);
 
 // Reads the C++ kernels build_compiles left (with the installed reader: every distinct source
 // once, batched, on `jobs` threads). Without a reader, kernels keep their signature facts.

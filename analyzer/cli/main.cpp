@@ -286,6 +286,8 @@ int main(int argc, char** argv) {
   o.analyze.on_stage = [&](const std::string& s) { progress.phase(s); };
 
 
+  // Only the HTML report shows kernel sources (the model dump prints none).
+  o.analyze.keep_kernel_sources = o.format == "html";
   ilint::StageClock total_clock;
   ilint::Analysis a;
   ilint::analyze(o.analyze, a);

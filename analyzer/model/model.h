@@ -210,9 +210,9 @@ struct Mutation {
   SourceLoc loc;
 };
 
+// Of the provenance file's four maps, the two that tie kernels to post-grad nodes: the two between
+// pre-grad and post-grad nodes (preToPost, postToPre) are read by no rule and not kept.
 struct Provenance {
-  std::map<std::string, std::vector<std::string>> pre_to_post;      // user-level node -> post-grad nodes
-  std::map<std::string, std::vector<std::string>> post_to_pre;
   std::map<std::string, std::vector<std::string>> kernel_to_post;   // "kernel:handle" -> post-grad nodes
   std::map<std::string, std::vector<std::string>> post_to_kernel;
 };

@@ -22,7 +22,7 @@ namespace {
 // The provenance mapping {"preToPost": {"node": ["node", ...]}, "postToPre": ..., "cppCodeToPost":
 // ..., "postToCppCode": ...}, read as a stream of JSON events straight into the maps (no document
 // tree: these files are a large share of a compile's bytes). Only string elements of an array
-// under a key of one of the four objects are kept; anything else is skipped.
+// under a key of cppCodeToPost or postToCppCode are kept (see Provenance); the rest is skipped.
 class ProvenanceReader : public nlohmann::json_sax<nlohmann::json> {
  public:
   explicit ProvenanceReader(Provenance& out) : out_(out) {}
@@ -52,9 +52,7 @@ class ProvenanceReader : public nlohmann::json_sax<nlohmann::json> {
     return true;
   }
   bool key(string_t& k) override {
-    if (depth_ == 1) pending_map_ = k == "preToPost"       ? &out_.pre_to_post
-                                    : k == "postToPre"     ? &out_.post_to_pre
-                                    : k == "cppCodeToPost" ? &out_.kernel_to_post
+    if (depth_ == 1) pending_map_ = k == "cppCodeToPost"   ? &out_.kernel_to_post
                                     : k == "postToCppCode" ? &out_.post_to_kernel
                                                            : nullptr;
     if (depth_ == 2) entry_ = k;
@@ -193,7 +191,7 @@ void read_cpp_kernels(const std::vector<CppKernelJob>& cpp_kernels, DiagSink& di
 }
 
 size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags, int jobs,
-                      std::vector<CppKernelJob>* cpp_kernels_out) {
+                      std::vector<CppKernelJob>* cpp_kernels_out, bool keep_kernel_sources) {
   size_t n = in.compiles.size();
   std::vector<Compile> compiles(n);
   std::vector<std::string> versions(n);
@@ -201,8 +199,12 @@ size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags,
   std::vector<std::vector<size_t>> cpp_kernels(n);
   std::atomic<size_t> next{0};
   auto worker = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < n;)
+    for (size_t i; (i = next.fetch_add(1)) < n;) {
       build_one(in.compiles[i], compiles[i], versions[i], read[i], cpp_kernels[i], diags);
+      if (!keep_kernel_sources)
+        for (auto& k : compiles[i].kernels)
+          if (k.backend != KernelBackend::Cpp) std::string().swap(k.source);
+    }
   };
   int threads = std::max(1, std::min<int>(jobs, static_cast<int>(n)));
   std::vector<std::thread> pool;

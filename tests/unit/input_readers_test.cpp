@@ -75,12 +75,13 @@ void analyze_with_provenance(const std::string& provenance, TempDir& t, Analysis
 
 }  // namespace
 
-TEST(Provenance, StreamedReaderKeepsOnlyNameListsOfTheFourMaps) {
+TEST(Provenance, StreamedReaderKeepsOnlyNameListsOfTheKernelMaps) {
   TempDir t;
   nlohmann::json j = {
-      {"preToPost", {{"x", {"add", "mul"}}, {"empty", nlohmann::json::array()}, {"notalist", 3}}},
-      {"postToPre", {{"add", {"x", 7, {"nested"}, nullptr}}}},
-      {"cppCodeToPost", {{"triton_poi_fused_add_0:1", {"add"}}}},
+      {"preToPost", {{"x", {"add", "mul"}}}},
+      {"postToPre", {{"add", {"x"}}}},
+      {"cppCodeToPost", {{"triton_poi_fused_add_0:1", {"add", 7, {"nested"}, nullptr}},
+                         {"empty", nlohmann::json::array()}, {"notalist", 3}}},
       {"postToCppCode", {{"add", {"triton_poi_fused_add_0:1"}}}},
       {"other", {{"add", {"ignored"}}}},
   };
@@ -88,23 +89,23 @@ TEST(Provenance, StreamedReaderKeepsOnlyNameListsOfTheFourMaps) {
   analyze_with_provenance(j.dump(), t, a);
   ASSERT_EQ(a.program.compiles.size(), 1u);
   const Provenance& p = a.program.compiles[0].provenance;
-  EXPECT_EQ(p.pre_to_post.at("x"), (std::vector<std::string>{"add", "mul"}));
-  EXPECT_EQ(p.pre_to_post.count("empty"), 0u);  // no empty lists, as the document reader kept none
-  EXPECT_EQ(p.pre_to_post.count("notalist"), 0u);
-  EXPECT_EQ(p.post_to_pre.at("add"), (std::vector<std::string>{"x"}));  // numbers, arrays, null skipped
+  // Numbers, arrays and null skipped; no empty lists, as the document reader kept none.
   EXPECT_EQ(p.kernel_to_post.at("triton_poi_fused_add_0:1"), (std::vector<std::string>{"add"}));
+  EXPECT_EQ(p.kernel_to_post.count("empty"), 0u);
+  EXPECT_EQ(p.kernel_to_post.count("notalist"), 0u);
+  EXPECT_EQ(p.kernel_to_post.size(), 1u);  // "add" of preToPost/postToPre went nowhere
   EXPECT_EQ(p.post_to_kernel.at("add"), (std::vector<std::string>{"triton_poi_fused_add_0:1"}));
   EXPECT_FALSE(has_code(a.diags, "parse-json"));
 }
 
 TEST(Provenance, TruncatedOrNonObjectDocumentLeavesNoFacts) {
-  for (std::string doc : {std::string(R"({"preToPost": {"x": ["add", "mu)"), std::string(R"(["preToPost"])"),
+  for (std::string doc : {std::string(R"({"cppCodeToPost": {"x": ["add", "mu)"), std::string(R"(["preToPost"])"),
                           std::string("not json")}) {
     TempDir t;
     Analysis a;
     analyze_with_provenance(doc, t, a);
     ASSERT_EQ(a.program.compiles.size(), 1u);
-    EXPECT_TRUE(a.program.compiles[0].provenance.pre_to_post.empty()) << doc;
+    EXPECT_TRUE(a.program.compiles[0].provenance.kernel_to_post.empty()) << doc;
     EXPECT_TRUE(has_code(a.diags, "parse-json")) << doc;
     // The rest of the compile is still read: the seed-2 finding is there.
     EXPECT_FALSE(findings_of(a, "reduced-precision-scan").empty()) << doc;
