@@ -206,8 +206,8 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
       Buffer b;
       std::string h = var_name(strip_addr(call->getArg(call->getNumArgs() - 1)));
       b.name = strip_suffix(h, "_handle");
-      b.meta.shape = arrays_[var_name(strip(call->getArg(1)))];
-      b.meta.stride = arrays_[var_name(strip(call->getArg(2)))];
+      b.meta.shape = to_istrings(arrays_[var_name(strip(call->getArg(1)))]);
+      b.meta.stride = to_istrings(arrays_[var_name(strip(call->getArg(2)))]);
       std::string dt = var_name(strip(call->getArg(3)));
       b.meta.dtype = parse_dtype(strip_prefix(dt, "cached_torch_dtype_"));
       b.meta.device = strip_prefix(var_name(strip(call->getArg(4))), "cached_torch_device_type_");
@@ -383,8 +383,8 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
     if (const Buffer* s = c_.buffer(src)) b.meta = s->meta;
     b.is_graph_input = false;
     if (reinterpret) {
-      b.meta.shape = arrays_[var_name(strip(reinterpret->getArg(2)))];
-      b.meta.stride = arrays_[var_name(strip(reinterpret->getArg(3)))];
+      b.meta.shape = to_istrings(arrays_[var_name(strip(reinterpret->getArg(2)))]);
+      b.meta.stride = to_istrings(arrays_[var_name(strip(reinterpret->getArg(3)))]);
     }
     add_buffer(b);
   }
@@ -523,8 +523,8 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
       GraphInput g = gi;
       auto sz = sizes_.find(g.name);
       if (sz != sizes_.end()) {
-        g.meta.shape = sz->second.first;
-        g.meta.stride = sz->second.second;
+        g.meta.shape = to_istrings(sz->second.first);
+        g.meta.stride = to_istrings(sz->second.second);
       }
       auto sc = scalar_inputs_.find(g.name);
       if (sc != scalar_inputs_.end()) g.meta.dtype = sc->second;

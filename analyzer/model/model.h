@@ -21,8 +21,8 @@ namespace ilint {
 
 struct TensorMeta {
   DType dtype = DType::Unknown;
-  std::vector<std::string> shape;   // symbolic sizes stay as text: "s33", "8"
-  std::vector<std::string> stride;  // empty when the dump does not give strides
+  std::vector<IString> shape;       // symbolic sizes stay as text: "s33", "8"
+  std::vector<IString> stride;      // empty when the dump does not give strides
   IString device;                   // "cuda:0", "cpu"; empty when unknown
 };
 

@@ -127,8 +127,8 @@ bool parse_fx_json(const std::string& path, const std::string& text, FxGraph& ou
       const json& v = n["val"];
       x.kind = kind_of(string_field(v, "kind"));
       if (v.contains("dtype") && v["dtype"].is_string()) x.meta.dtype = parse_dtype(v["dtype"].get<std::string>());
-      x.meta.shape = strings(v.value("shape", json::array()));
-      x.meta.stride = strings(v.value("stride", json::array()));
+      x.meta.shape = to_istrings(strings(v.value("shape", json::array())));
+      x.meta.stride = to_istrings(strings(v.value("stride", json::array())));
       if (v.contains("device") && v["device"].is_string()) x.meta.device = v["device"].get<std::string>();
       if ((x.kind == ValueKind::SymInt || x.kind == ValueKind::SymFloat) && v.contains("expr") && v["expr"].is_string())
         x.meta.shape = {v["expr"].get<std::string>()};

@@ -74,8 +74,8 @@ TensorMeta parse_value_annotation(std::string_view text, ValueKind& kind) {
     m.dtype = parse_dtype(t.dtype);
     if (m.dtype == DType::Unknown && t.dtype != "unknown") return m;
     kind = ValueKind::Tensor;
-    m.shape = split_top(t.shape);
-    m.stride = split_top(t.stride);
+    m.shape = to_istrings(split_top(t.shape));
+    m.stride = to_istrings(split_top(t.stride));
     m.device = py::normalize_space(t.device);
   }
   return m;

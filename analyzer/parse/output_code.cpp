@@ -297,8 +297,8 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
       for (auto& in : c.inputs)
         if (in.name == name) {
           if (v.func && v.func->dotted_is("rand_strided")) {
-            if (!v.items.empty()) in.meta.shape = tuple_texts(m, v.items[0]);
-            if (v.items.size() > 1) in.meta.stride = tuple_texts(m, v.items[1]);
+            if (!v.items.empty()) in.meta.shape = to_istrings(tuple_texts(m, v.items[0]));
+            if (v.items.size() > 1) in.meta.stride = to_istrings(tuple_texts(m, v.items[1]));
             if (const Expr* d = v.kwarg("device")) in.meta.device = string_arg(d);
             if (const Expr* d = v.kwarg("dtype")) in.meta.dtype = parse_dtype(d->dotted());
             in.is_cpu_scalar = in.meta.shape.empty() && in.meta.device == "cpu";
@@ -362,13 +362,13 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
       std::string n = py::normalize_space(m.text_of(*call->items[0]));
       for (auto& in : c.inputs)
         if (in.name == n) {
-          in.meta.shape = tuple_texts(m, call->items[1]);
-          in.meta.stride = tuple_texts(m, call->items[2]);
+          in.meta.shape = to_istrings(tuple_texts(m, call->items[1]));
+          in.meta.stride = to_istrings(tuple_texts(m, call->items[2]));
         }
       if (c.buffer_index.count(n)) {
         auto& b = c.buffers[c.buffer_index[n]];
-        b.meta.shape = tuple_texts(m, call->items[1]);
-        b.meta.stride = tuple_texts(m, call->items[2]);
+        b.meta.shape = to_istrings(tuple_texts(m, call->items[1]));
+        b.meta.stride = to_istrings(tuple_texts(m, call->items[2]));
       }
       continue;
     }
@@ -377,8 +377,8 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
       b.name = results[0];
       b.alloc_loc = loc;
       if (call->items.size() >= 2) {
-        b.meta.shape = tuple_texts(m, call->items[0]);
-        b.meta.stride = tuple_texts(m, call->items[1]);
+        b.meta.shape = to_istrings(tuple_texts(m, call->items[0]));
+        b.meta.stride = to_istrings(tuple_texts(m, call->items[1]));
       }
       if (call->items.size() >= 3) b.meta.dtype = parse_dtype(call->items[2]->dotted());
       if (const Expr* d = call->kwarg("dtype")) b.meta.dtype = parse_dtype(d->dotted());
@@ -395,8 +395,8 @@ void parse_output_code(const std::string& path, const std::string& text, Compile
       b.alloc_loc = loc;
       if (const Buffer* src = c.buffer(b.alias_of)) b.meta = src->meta;
       if (call->items.size() >= 3) {
-        b.meta.shape = tuple_texts(m, call->items[1]);
-        b.meta.stride = tuple_texts(m, call->items[2]);
+        b.meta.shape = to_istrings(tuple_texts(m, call->items[1]));
+        b.meta.stride = to_istrings(tuple_texts(m, call->items[2]));
       }
       if (callee == "reinterpret_tensor" && call->items.size() >= 4)
         b.alias_offset = py::normalize_space(m.text_of(*call->items[3]));

@@ -5,7 +5,8 @@
 namespace ilint {
 
 namespace {
-std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
+template <class S>
+std::string join(const std::vector<S>& v, const char* sep = ", ") {
   std::string s;
   for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
   return s;

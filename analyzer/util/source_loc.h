@@ -4,6 +4,7 @@
 #include <iosfwd>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -60,6 +61,8 @@ std::ostream& operator<<(std::ostream& os, const IString& p);
 void to_json(nlohmann::json& j, const IString& p);
 
 using FilePath = IString;
+
+inline std::vector<IString> to_istrings(const std::vector<std::string>& v) { return {v.begin(), v.end()}; }
 
 struct SourceLoc {
   FilePath file;  // path as found during ingest (or the user's path, for user source lines)

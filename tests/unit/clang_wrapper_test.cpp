@@ -124,8 +124,8 @@ TEST(ClangWrapper, S2CpuForwardWrapperModelMatchesPythonWrapper) {
   ASSERT_NE(b0, nullptr);
   EXPECT_EQ(b0->meta.dtype, DType::F32);
   EXPECT_EQ(b0->meta.device, "cpu");
-  EXPECT_EQ(b0->meta.shape, (std::vector<std::string>{"8L", "1L", "5L", "15L"}));
-  EXPECT_EQ(b0->meta.stride, (std::vector<std::string>{"75L", "600L", "15L", "1L"}));
+  EXPECT_EQ(b0->meta.shape, (std::vector<IString>{"8L", "1L", "5L", "15L"}));
+  EXPECT_EQ(b0->meta.stride, (std::vector<IString>{"75L", "600L", "15L", "1L"}));
   const Buffer* b3 = c->buffer("buf3");
   ASSERT_NE(b3, nullptr);
   EXPECT_EQ(b3->alias_of, "buf2");
@@ -169,7 +169,7 @@ TEST(ClangWrapper, S2CpuBackwardWrapperHasViewOutputAndAccumulator) {
   ASSERT_NE(v, nullptr);
   EXPECT_EQ(v->alias_of, "buf4");  // reinterpret_tensor_wrapper(buf4, 1, {16}, {1}, 0)
   EXPECT_FALSE(v->is_reuse);
-  EXPECT_EQ(v->meta.shape, (std::vector<std::string>{"16L"}));
+  EXPECT_EQ(v->meta.shape, (std::vector<IString>{"16L"}));
   EXPECT_EQ(c->outputs, (std::vector<std::string>{"var_0", "buf3"}));
   EXPECT_EQ(c->inputs.size(), 3u);
 }
@@ -192,7 +192,7 @@ TEST(ClangWrapper, S2CudaWrapperLaunchesTritonKernelThroughGeneratedLauncher) {
   ASSERT_NE(b1, nullptr);
   EXPECT_EQ(b1->alias_of, "buf0");
   EXPECT_TRUE(b1->is_reuse);
-  EXPECT_EQ(b1->meta.stride, (std::vector<std::string>{"75L", "75L", "15L", "1L"}));
+  EXPECT_EQ(b1->meta.stride, (std::vector<IString>{"75L", "75L", "15L", "1L"}));
   bool in_out = false;
   for (auto& m : c->mutations) in_out |= m.target == "buf1" && m.via == "in_out_ptr";
   EXPECT_TRUE(in_out);
