@@ -163,6 +163,7 @@ def main():
     ap.add_argument("--jobs", default="1,2", help="-j values to run (first one is the reference)")
     ap.add_argument("--skip-fixtures", action="store_true")
     ap.add_argument("--skip-identical", action="store_true")
+    ap.add_argument("--skip-triton", action="store_true", help="skip the Triton-only corpus (make_corpus.py --no-cpp)")
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--json", help="write the raw numbers here")
     ap.add_argument("--render", help="print the tables of a --json file from an earlier run, and exit")
@@ -172,6 +173,8 @@ def main():
             d = json.load(f)
         report(d["fixtures"], d["corpus"], d["corpus_info"], [int(j) for j in a.jobs.split(",")],
                d.get("repeat", a.repeat), d.get("corpus_repeat", a.corpus_repeat), d.get("baseline"), d.get("bin"))
+        for mode, text in d.get("stage_times", {}).items():
+            print("\n--time-report, full %s corpus, -j1:\n\n```\n%s```" % (mode, text))
         return
     a.bin = os.path.abspath(a.bin)
     jobs = [int(j) for j in a.jobs.split(",")]
@@ -190,12 +193,15 @@ def main():
             fixture_rows.append(bench_set(a, n, [p], files, a.repeat, jobs, workdir=scratch, extra_bins=extra))
 
     corpus_info = {}
-    for mode in ("varied",) + (() if a.skip_identical else ("identical",)):
+    stage_times = {}
+    modes = ("varied",) + (() if a.skip_identical else ("identical",)) + (() if a.skip_triton else ("triton",))
+    for mode in modes:
         out = os.path.join(a.work, mode)
         print("making the %s corpus (%d kernels)..." % (mode, a.kernels), file=sys.stderr, flush=True)
         info = json.loads(subprocess.check_output([sys.executable, os.path.join(here, "make_corpus.py"), "--fixtures",
                                                    a.fixtures, "--out", out, "--kernels", str(a.kernels),
-                                                   "--shards", "4", "--mode", mode]))
+                                                   "--shards", "4", "--mode", "identical" if mode == "identical"
+                                                   else "varied"] + (["--no-cpp"] if mode == "triton" else [])))
         corpus_info[mode] = info
         shards = sorted(os.path.join(out, s) for s in os.listdir(out))
         all_files = files_opened(a.bin, shards, scratch) or files_by_name(shards)
@@ -204,10 +210,14 @@ def main():
             paths = shards[:k]
             files = [f for f in all_files if any(f.startswith(s + "/") for s in paths)]
             label = "corpus %s %d/4 (%d kernels)" % (mode, k, info["kernels"] * k // 4)
-            row = bench_set(a, label, paths, files, a.corpus_repeat, jobs, python=(mode == "varied"),
+            row = bench_set(a, label, paths, files, a.corpus_repeat, jobs, python=(mode != "identical"),
                             workdir=scratch, extra_bins=extra)
             row["kernels"] = info["kernels"] * k // 4
             corpus_rows.append(row)
+        # Where the time goes on the full set: the analyzer's own --time-report, -j1.
+        p = subprocess.run([a.bin, *shards, "--format", "json", "-o", "/dev/null", "-j1", "--fail-on", "never",
+                            "--time-report"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        stage_times[mode] = p.stderr
         if not a.keep:
             shutil.rmtree(out)
     shutil.rmtree(scratch, ignore_errors=True)
@@ -215,8 +225,11 @@ def main():
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"fixtures": fixture_rows, "corpus": corpus_rows, "corpus_info": corpus_info, "repeat": a.repeat,
-                       "corpus_repeat": a.corpus_repeat, "baseline": a.baseline_bin, "bin": a.bin}, f, indent=1)
+                       "corpus_repeat": a.corpus_repeat, "baseline": a.baseline_bin, "bin": a.bin,
+                       "stage_times": stage_times}, f, indent=1)
     report(fixture_rows, corpus_rows, corpus_info, jobs, a.repeat, a.corpus_repeat, a.baseline_bin, a.bin)
+    for mode, text in stage_times.items():
+        print("\n--time-report, full %s corpus, -j1:\n\n```\n%s```" % (mode, text))
 
 
 def report(fixture_rows, corpus_rows, corpus_info, jobs, repeat, corpus_repeat, baseline_bin, this_bin):

@@ -12,6 +12,8 @@ Two modes:
              cache by source hash (the Clang C++ reader) cannot reuse work.
   identical  the folders are byte-for-byte copies (hard links to the fixture files where the file
              system allows, else copies): every kernel source repeats.
+--no-cpp keeps only the compile folders with no C++ kernel and no C++ wrapper (Triton only: what a
+CUDA user's torch.compile writes), so the C++ (Clang) share of the cost can be told apart.
 
 Layout: OUT/shard_000/r00017_s2_cuda/torchinductor/model__0_forward_1.0/{output_code.py, ...}
 Prints one JSON line: compiles, kernels, bytes, shards.
@@ -27,7 +29,10 @@ CPP_KERNEL_FN = re.compile(rb'(extern "C"\s+void\s+)kernel\(')
 KERNEL_DEF = re.compile(rb"^(\w+) = async_compile\.(?:triton|cpp_pybinding|cpp)\(", re.M)
 
 
-def compile_folders(fixtures):
+CPP_MARK = (b"async_compile.cpp_pybinding", b"cpp_wrapper_src")
+
+
+def compile_folders(fixtures, no_cpp=False):
     out = []
     for fx in sorted(os.listdir(fixtures)):
         root = os.path.join(fixtures, fx)
@@ -37,7 +42,10 @@ def compile_folders(fixtures):
             dn.sort()
             if os.path.basename(os.path.dirname(dp)) == "torchinductor" and "output_code.py" in fn:
                 with open(os.path.join(dp, "output_code.py"), "rb") as f:
-                    names = KERNEL_DEF.findall(f.read())
+                    code = f.read()
+                if no_cpp and any(m in code for m in CPP_MARK):
+                    continue
+                names = KERNEL_DEF.findall(code)
                 files = {}
                 for name in sorted(fn):
                     with open(os.path.join(dp, name), "rb") as f:
@@ -79,9 +87,11 @@ def main():
     ap.add_argument("--kernels", type=int, default=100000)
     ap.add_argument("--shards", type=int, default=4)
     ap.add_argument("--mode", choices=["varied", "identical"], default="varied")
+    ap.add_argument("--no-cpp", action="store_true",
+                    help="only compile folders without C++ kernels or a C++ wrapper (a CUDA user's compiles)")
     a = ap.parse_args()
 
-    folders = compile_folders(a.fixtures)
+    folders = compile_folders(a.fixtures, a.no_cpp)
     per_set = sum(len(f["kernels"]) for f in folders)
     if not folders or per_set == 0:
         sys.exit("no compile folders with kernels under " + a.fixtures)
