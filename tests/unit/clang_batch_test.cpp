@@ -11,18 +11,12 @@
 #include <sstream>
 
 #include "analyzer/clang/clang_reader.h"
+#include "test_util.h"
 
 namespace fs = std::filesystem;
 using namespace ilint;
 
 namespace {
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string loc_text(const SourceLoc& l) { return l.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.column); }
 
@@ -66,7 +60,7 @@ std::vector<FixtureKernel> fixture_kernels() {
     if (e.path().filename() == "output_code.py") files.push_back(e.path());
   std::sort(files.begin(), files.end());
   for (auto& f : files)
-    for (auto& s : find_embedded_cpp_sources(read_text(f))) {
+    for (auto& s : find_embedded_cpp_sources(ilint::testing::read_all(f))) {
       if (s.name == "cpp_wrapper_src" || !seen.insert(s.source).second) continue;
       Kernel k;
       k.name = s.name;
@@ -79,32 +73,42 @@ std::vector<FixtureKernel> fixture_kernels() {
   return out;
 }
 
+// Each kernel read alone (one Clang run each, cold), as facts; the kernels are not changed.
+std::vector<std::string> facts_alone(const std::vector<FixtureKernel>& kernels, DiagSink& diags) {
+  clear_clang_parse_cache();
+  std::vector<std::string> out;
+  for (auto fk : kernels) {
+    read_cpp_kernel_clang(fk.kernel, fk.file, diags);
+    out.push_back(facts(fk.kernel));
+  }
+  return out;
+}
+
+// The kernels read together on one thread (batched, cold); returns the reader's counters.
+ClangParseStats read_batched(std::vector<FixtureKernel>& kernels, DiagSink& diags) {
+  clear_clang_parse_cache();
+  auto before = clang_parse_stats();
+  std::vector<CppKernelJob> jobs;
+  for (auto& fk : kernels) jobs.push_back({&fk.kernel, fk.file});
+  read_cpp_kernels_clang(jobs, diags, 1);
+  auto after = clang_parse_stats();
+  return ClangParseStats{after.parses - before.parses, after.clang_runs - before.clang_runs,
+                         after.batch_fallbacks - before.batch_fallbacks, after.cache_hits - before.cache_hits, 0};
+}
+
 }  // namespace
 
 TEST(ClangBatch, EveryFixtureKernelGetsWhatItsOwnParseGives) {
   auto kernels = fixture_kernels();
   ASSERT_GE(kernels.size(), 10u);
 
-  // Alone: one Clang run per kernel.
-  clear_clang_parse_cache();
-  std::vector<std::string> alone;
-  DiagSink alone_diags;
-  for (auto fk : kernels) {
-    read_cpp_kernel_clang(fk.kernel, fk.file, alone_diags);
-    alone.push_back(facts(fk.kernel));
-  }
-  // Batched, on one thread: every kernel in as few Clang runs as the batch limits allow.
-  clear_clang_parse_cache();
-  auto before = clang_parse_stats();
-  std::vector<CppKernelJob> jobs;
-  for (auto& fk : kernels) jobs.push_back({&fk.kernel, fk.file});
-  DiagSink batch_diags;
-  read_cpp_kernels_clang(jobs, batch_diags, 1);
-  auto after = clang_parse_stats();
-
-  EXPECT_EQ(after.parses - before.parses, kernels.size());
-  EXPECT_LT(after.clang_runs - before.clang_runs, kernels.size() / 4) << "kernels were not batched";
-  EXPECT_EQ(after.batch_fallbacks - before.batch_fallbacks, 0u);
+  DiagSink alone_diags, batch_diags;
+  std::vector<std::string> alone = facts_alone(kernels, alone_diags);
+  // Batched: every kernel in as few Clang runs as the batch limits allow.
+  ClangParseStats st = read_batched(kernels, batch_diags);
+  EXPECT_EQ(st.parses, kernels.size());
+  EXPECT_LT(st.clang_runs, kernels.size() / 4) << "kernels were not batched";
+  EXPECT_EQ(st.batch_fallbacks, 0u);
   for (size_t i = 0; i < kernels.size(); ++i) {
     EXPECT_EQ(facts(kernels[i].kernel), alone[i]) << kernels[i].kernel.name << " in " << kernels[i].file;
     EXPECT_FALSE(kernels[i].kernel.loads.empty()) << kernels[i].kernel.name;
@@ -123,22 +127,10 @@ TEST(ClangBatch, AKernelClangRejectsDoesNotChangeItsBatchMates) {
   ASSERT_NE(last, std::string::npos);
   broken.source.erase(last, 1);
 
-  clear_clang_parse_cache();
-  std::vector<std::string> alone;
-  DiagSink alone_diags;
-  for (auto fk : kernels) {
-    read_cpp_kernel_clang(fk.kernel, fk.file, alone_diags);
-    alone.push_back(facts(fk.kernel));
-  }
-  clear_clang_parse_cache();
-  auto before = clang_parse_stats();
-  std::vector<CppKernelJob> jobs;
-  for (auto& fk : kernels) jobs.push_back({&fk.kernel, fk.file});
-  DiagSink diags;
-  read_cpp_kernels_clang(jobs, diags, 1);
-  auto after = clang_parse_stats();
-
-  EXPECT_EQ(after.batch_fallbacks - before.batch_fallbacks, 1u);
+  DiagSink alone_diags, diags;
+  std::vector<std::string> alone = facts_alone(kernels, alone_diags);
+  ClangParseStats st = read_batched(kernels, diags);
+  EXPECT_EQ(st.batch_fallbacks, 1u);
   for (size_t i = 0; i < kernels.size(); ++i) EXPECT_EQ(facts(kernels[i].kernel), alone[i]) << i;
   ASSERT_FALSE(broken.parse_errors.empty());
   // The diagnostic names the broken kernel, and only it.
@@ -160,16 +152,11 @@ TEST(ClangBatch, KernelsWithMacrosAreParsedAlone) {
   with_macro.source = "#define in_ptr0 in_ptr0\n" + with_macro.source;
   with_macro.source_first_line -= 1;
 
-  clear_clang_parse_cache();
-  auto before = clang_parse_stats();
-  std::vector<CppKernelJob> jobs;
-  for (auto& fk : kernels) jobs.push_back({&fk.kernel, fk.file});
   DiagSink diags;
-  read_cpp_kernels_clang(jobs, diags, 1);
-  auto after = clang_parse_stats();
+  ClangParseStats st = read_batched(kernels, diags);
   // One run for the macro kernel alone, one for the other two together.
-  EXPECT_EQ(after.clang_runs - before.clang_runs, 2u);
-  EXPECT_EQ(after.parses - before.parses, 3u);
+  EXPECT_EQ(st.clang_runs, 2u);
+  EXPECT_EQ(st.parses, 3u);
   EXPECT_EQ(diags.size(), 0u);
   for (auto& fk : kernels) EXPECT_FALSE(fk.kernel.loads.empty()) << fk.kernel.name;
 }

@@ -118,13 +118,9 @@ TEST(Cli, TimeReportGoesToStderrAndLeavesTheReportAlone) {
   run_binary(fixture("s2_cpu") + " --format json -j1 --time-report", &timed);
   EXPECT_EQ(plain, timed);
   // stderr, captured on its own.
-  std::string cmd = std::string(ILINT_BINARY) + " " + fixture("s2_cpu") + " --format json -o /dev/null --time-report 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
   std::string err;
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) err.append(buf, n);
-  pclose(p);
+  run_command(std::string(ILINT_BINARY) + " " + fixture("s2_cpu") + " --format json -o /dev/null --time-report 2>&1",
+              &err);
   for (const char* stage : {"ingest", "parse compiles", "C++ kernels", "Dynamo logs", "rules", "report", "total"})
     EXPECT_NE(err.find(stage), std::string::npos) << stage << "\n" << err;
 }

@@ -189,14 +189,10 @@ TEST(Robustness, UnreadableFileIsNamed) {
                            fs::perms::others_read | fs::perms::others_exec);
   for (auto& e : fs::directory_iterator(d))
     if (e.path().filename() != "output_code.py") fs::permissions(e.path(), fs::perms::others_read, fs::perm_options::add);
-  std::string cmd = "setpriv --reuid=65534 --regid=65534 --clear-groups " + std::string(ILINT_BINARY) + " " +
-                    t.path.string() + " --format json --fail-on never 2>/dev/null";
-  FILE* p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
   std::string out;
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  pclose(p);
+  run_command("setpriv --reuid=65534 --regid=65534 --clear-groups " + std::string(ILINT_BINARY) + " " +
+                  t.path.string() + " --format json --fail-on never 2>/dev/null",
+              &out);
   auto j = nlohmann::json::parse(out, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << out;
   bool named = false;

@@ -66,9 +66,8 @@ inline std::string compile_dir(const std::string& fixture_name, const std::strin
   return "";
 }
 
-// Runs the inductor-lint binary; returns its exit code and captures stdout.
-inline int run_binary(const std::string& args, std::string* out = nullptr) {
-  std::string cmd = std::string(ILINT_BINARY) + " " + args + " 2>/dev/null";
+// Runs a shell command; returns its exit code and captures what it writes to stdout.
+inline int run_command(const std::string& cmd, std::string* out = nullptr) {
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return -1;
   std::string s;
@@ -78,6 +77,11 @@ inline int run_binary(const std::string& args, std::string* out = nullptr) {
   int st = pclose(p);
   if (out) *out = s;
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+// Runs the inductor-lint binary; returns its exit code and captures stdout.
+inline int run_binary(const std::string& args, std::string* out = nullptr) {
+  return run_command(std::string(ILINT_BINARY) + " " + args + " 2>/dev/null", out);
 }
 
 }  // namespace ilint::testing
