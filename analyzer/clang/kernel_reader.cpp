@@ -619,7 +619,13 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
   void record_value(const std::string& var, const clang::Expr* init, int line, int col) {
     KernelStmt st;
     st.var = var;
-    classify(init, st.op, st.operands);
+    {
+      std::string op;
+      std::vector<std::string> operands;
+      classify(init, op, operands);
+      st.op = op;
+      st.operands.assign(operands.begin(), operands.end());
+    }
     st.loc.line = line;
     st.loc.column = col;
     out_.stmts.push_back(st);
@@ -670,7 +676,13 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
     }
     KernelStmt st;
     st.var = var;
-    classify(rhs, st.op, st.operands);
+    {
+      std::string op;
+      std::vector<std::string> operands;
+      classify(rhs, op, operands);
+      st.op = op;
+      st.operands.assign(operands.begin(), operands.end());
+    }
     if (compound) {
       st.op = compound_op.empty() ? "other" : compound_op;
       if (std::find(st.operands.begin(), st.operands.end(), var) == st.operands.end())

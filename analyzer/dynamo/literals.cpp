@@ -94,8 +94,8 @@ bool parse_file_comment(const std::string& t, SourceLoc& loc, std::string& code)
 }
 
 void add_fx_arg_literals(std::vector<LiteralSite>& out, std::map<std::string, int>& occ, const std::string& graph_kind,
-                         const std::string& node, const std::string& target, const std::vector<std::string>& args,
-                         const std::map<std::string, std::string>& kwargs, const SourceLoc& loc,
+                         const std::string& node, const std::string& target, const std::vector<IString>& args,
+                         const IStringMap& kwargs, const SourceLoc& loc,
                          const std::optional<SourceLoc>& user_loc, const std::string& user_code) {
   std::string base = graph_kind + "|" + std::to_string(user_loc ? user_loc->line : 0) + "|" + target;
   int o = occ[base]++;
@@ -184,8 +184,8 @@ std::vector<LiteralSite> fx_literals(const Compile* compile, const std::string& 
       }
     }
     if (rp == std::string::npos) continue;
-    std::vector<std::string> args;
-    std::map<std::string, std::string> kwargs;
+    std::vector<IString> args;
+    IStringMap kwargs;
     for (auto& a : split_args(rhs.substr(lp + 1, rp - lp - 1))) {
       auto e = a.find(" = ");
       bool kw = e != std::string::npos && a.find('(') > e;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analyzer/model/dtype.h"
+#include "analyzer/util/istring_map.h"
 #include "analyzer/util/source_loc.h"
 
 namespace ilint {
@@ -21,20 +22,23 @@ namespace ilint {
 
 struct TensorMeta {
   DType dtype = DType::Unknown;
-  std::vector<IString> shape;       // symbolic sizes stay as text: "s33", "8"
-  std::vector<IString> stride;      // empty when the dump does not give strides
+  IStringList shape;                // symbolic sizes stay as text: "s33", "8"
+  IStringList stride;               // empty when the dump does not give strides
   IString device;                   // "cuda:0", "cpu"; empty when unknown
 };
 
 enum class ValueKind { Tensor, SymInt, SymFloat, SymBool, Scalar, None, Other };
 
+// Node texts are interned (IString): names, argument texts and keyword values repeat across the
+// nodes of a graph, a kernel's fragment and every compile of the same model, and FX nodes were the
+// largest share of the model's memory.
 struct FxNode {
-  std::string name;    // "add", "primals_1"
+  IString name;        // "add", "primals_1"
   IString op;          // placeholder | call_function | call_method | call_module | get_attr | output
   IString target;      // "torch.ops.aten.add.Tensor"; for placeholders the placeholder name
-  std::vector<std::string> args;        // argument texts, as written ("%slice_3", "3", "2.0")
-  std::map<std::string, std::string> kwargs;
-  std::vector<std::string> input_nodes; // names of FX nodes referenced by args/kwargs
+  std::vector<IString> args;            // argument texts, as written ("%slice_3", "3", "2.0")
+  IStringMap kwargs;
+  std::vector<IString> input_nodes;     // names of FX nodes referenced by args/kwargs
   ValueKind kind = ValueKind::Other;
   TensorMeta meta;                      // dtype/shape/stride/device of the value
   IString annotation;                   // the raw type annotation: "bf16[8, 1, 5, 15]", "Sym(s0)"
@@ -50,9 +54,14 @@ struct FxGraph {
   std::string origin;                   // "fx_graph_readable.py", "graph_fragment", "fx_json"
   std::string file;                     // file path it was read from
   std::vector<FxNode> nodes;
-  std::map<std::string, size_t> index;  // node name -> position in nodes
+  // Compares by text, so a lookup by any string needs no interning.
+  struct ByText {
+    using is_transparent = void;
+    bool operator()(std::string_view a, std::string_view b) const { return a < b; }
+  };
+  std::map<IString, size_t, ByText> index;  // node name -> position in nodes
 
-  const FxNode* find(const std::string& name) const {
+  const FxNode* find(std::string_view name) const {
     auto it = index.find(name);
     return it == index.end() ? nullptr : &nodes[it->second];
   }
@@ -78,10 +87,11 @@ struct KernelParam {
 };
 
 // One memory access: `tmp0 = tl.load(in_ptr0 + (r0_1 + 16*x0), ...)` or a C++ loadu/store.
+// Texts are interned: SSA names, pointer names and index expressions repeat across kernels.
 struct MemAccess {
-  std::string var;         // SSA variable loaded into / stored from ("tmp0")
-  std::string ptr;         // pointer parameter ("in_ptr0")
-  std::string index;       // index expression text, whitespace-normalized
+  IString var;             // SSA variable loaded into / stored from ("tmp0")
+  IString ptr;             // pointer parameter ("in_ptr0")
+  IString index;           // index expression text, whitespace-normalized
   DType value_dtype = DType::Unknown;  // dtype of the value after the access (after a trailing .to())
   bool vectorized = false;
   SourceLoc loc;
@@ -89,8 +99,8 @@ struct MemAccess {
 
 // `tmp3 = tmp2.to(tl.float32)`, `at::vec::convert<float>(tmp0)`, `static_cast<float>(x)`.
 struct CastOp {
-  std::string var;  // result
-  std::string src;  // source variable
+  IString var;  // result
+  IString src;  // source variable
   DType to = DType::Unknown;
   SourceLoc loc;
 };
@@ -120,9 +130,9 @@ struct ReduceOp {
 // A plain SSA statement in the kernel body: `tmp2 = tmp0 + tmp1`. Kept so rules can follow
 // the chain from a load to a scan without looking at text.
 struct KernelStmt {
-  std::string var;
-  std::string op;                      // "add", "sub", "mul", "div", "load", "cast", "call:<fn>", "other"
-  std::vector<std::string> operands;   // variables read
+  IString var;
+  IString op;                          // "add", "sub", "mul", "div", "load", "cast", "call:<fn>", "other"
+  std::vector<IString> operands;       // variables read
   SourceLoc loc;
 };
 
@@ -181,8 +191,8 @@ struct KernelLaunch {
   int order = 0;               // position in the wrapper's launch sequence
   std::string kernel;          // kernel name, or the ATen op for fallbacks ("torch.ops.aten.cumsum.default")
   bool is_fallback = false;    // ATen/extern call rather than a generated kernel
-  std::vector<std::string> args;       // argument texts
-  std::map<std::string, std::string> kwargs;
+  std::vector<IString> args;           // argument texts
+  IStringMap kwargs;
   std::vector<std::string> results;    // `buf1 = torch.ops.aten.cumsum.default(...)` -> buf1
   std::vector<std::string> source_nodes;  // the "Topologically Sorted Source Nodes" comment above it
   std::string provenance_handle;       // "[Provenance debug handles] name:3"
@@ -213,8 +223,8 @@ struct Mutation {
 // Of the provenance file's four maps, the two that tie kernels to post-grad nodes: the two between
 // pre-grad and post-grad nodes (preToPost, postToPre) are read by no rule and not kept.
 struct Provenance {
-  std::map<std::string, std::vector<std::string>> kernel_to_post;   // "kernel:handle" -> post-grad nodes
-  std::map<std::string, std::vector<std::string>> post_to_kernel;
+  std::map<std::string, std::vector<IString>> kernel_to_post;   // "kernel:handle" -> post-grad nodes
+  std::map<std::string, std::vector<IString>> post_to_kernel;
 };
 
 struct CompileFiles {

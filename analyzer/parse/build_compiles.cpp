@@ -61,7 +61,7 @@ class ProvenanceReader : public nlohmann::json_sax<nlohmann::json> {
   bool string(string_t& s) override {
     if (in_names_ && depth_ == 3) {
       if (!names_) names_ = &(*map_)[entry_];
-      names_->push_back(std::move(s));
+      names_->emplace_back(s);
     }
     return true;
   }
@@ -77,11 +77,11 @@ class ProvenanceReader : public nlohmann::json_sax<nlohmann::json> {
   Provenance& out_;
   int depth_ = 0;
   bool top_is_object_ = false;
-  std::map<std::string, std::vector<std::string>>* pending_map_ = nullptr;
-  std::map<std::string, std::vector<std::string>>* map_ = nullptr;
+  std::map<std::string, std::vector<IString>>* pending_map_ = nullptr;
+  std::map<std::string, std::vector<IString>>* map_ = nullptr;
   std::string entry_;
   bool in_names_ = false;
-  std::vector<std::string>* names_ = nullptr;
+  std::vector<IString>* names_ = nullptr;
 };
 
 void read_provenance(const std::string& path, Compile& c, DiagSink& diags) {

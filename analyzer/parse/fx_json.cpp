@@ -12,7 +12,7 @@ using nlohmann::json;
 
 // Renders an argument the way fx_graph_readable.py prints it, so both inputs give the same
 // FxNode::args: node refs by name, lists as [a, b], dtypes as torch.float32.
-std::string arg_text(const json& a, std::vector<std::string>& refs) {
+std::string arg_text(const json& a, std::vector<IString>& refs) {
   if (a.is_object()) {
     if (a.contains("node") && a["node"].is_string()) {
       refs.push_back(a["node"].get<std::string>());
@@ -115,7 +115,7 @@ bool parse_fx_json(const std::string& path, const std::string& text, FxGraph& ou
       continue;
     }
     FxNode x;
-    x.name = n["name"];
+    x.name = n["name"].get<std::string>();
     x.op = string_field(n, "op");
     x.target = n.contains("target") && n["target"].is_string() ? n["target"].get<std::string>() : "";
     if (x.op == "placeholder" && x.target.empty()) x.target = x.name;
@@ -131,7 +131,7 @@ bool parse_fx_json(const std::string& path, const std::string& text, FxGraph& ou
       x.meta.stride = to_istrings(strings(v.value("stride", json::array())));
       if (v.contains("device") && v["device"].is_string()) x.meta.device = v["device"].get<std::string>();
       if ((x.kind == ValueKind::SymInt || x.kind == ValueKind::SymFloat) && v.contains("expr") && v["expr"].is_string())
-        x.meta.shape = {v["expr"].get<std::string>()};
+        x.meta.shape = {IString(v["expr"].get<std::string>())};
     }
     if (n.contains("mutates") && n["mutates"].is_string()) x.mutates = n["mutates"].get<std::string>();
     if (n.contains("user_source") && n["user_source"].is_object()) {

@@ -59,7 +59,7 @@ TensorMeta parse_value_annotation(std::string_view text, ValueKind& kind) {
       kind = ValueKind::SymBool;
     else
       kind = ValueKind::SymInt;
-    m.shape.emplace_back(inner);
+    m.shape = {IString(inner)};
     return m;
   }
   scan::TensorAnnotation t;
@@ -81,7 +81,7 @@ TensorMeta parse_value_annotation(std::string_view text, ValueKind& kind) {
   return m;
 }
 
-void collect_fragment_refs(std::string_view args, std::vector<std::string>& out) {
+void collect_fragment_refs(std::string_view args, std::vector<IString>& out) {
   if (scan::plain_line(args)) {
     std::string_view in = args, name;
     while (scan::next_fragment_ref(in, name)) out.emplace_back(name);
@@ -151,7 +151,7 @@ bool parse_file_comment(std::string_view c, SourceLoc& loc, std::string& fn, std
   return true;
 }
 
-void collect_names(const py::Expr& e, const std::set<std::string, std::less<>>& known, std::vector<std::string>& out) {
+void collect_names(const py::Expr& e, const std::set<std::string, std::less<>>& known, std::vector<IString>& out) {
   if (e.kind == py::Expr::Name) {
     if (known.count(e.text)) out.emplace_back(e.text);
     return;

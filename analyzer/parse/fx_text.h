@@ -21,6 +21,6 @@ bool parse_fx_readable(const std::string& path, const std::string& text, FxGraph
 bool parse_graph_fragment_line(std::string_view line, FxNode& out);
 
 // Node names referenced in an argument text ("%slice_3" in fragments, bare names in readable graphs).
-void collect_fragment_refs(std::string_view args, std::vector<std::string>& out);
+void collect_fragment_refs(std::string_view args, std::vector<IString>& out);
 
 }  // namespace ilint

@@ -62,7 +62,8 @@ bool is_module_name(std::string_view n) {
 }
 
 // The variable names an expression reads (Names only, skipping attribute chains like tl.float32).
-void read_vars(const Expr& e, std::vector<std::string>& out) {
+template <class Names>
+void read_vars(const Expr& e, Names& out) {
   if (e.kind == Expr::Name) {
     if (!is_module_name(e.text)) out.emplace_back(e.text);
     return;
@@ -265,7 +266,10 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
     if (s.kind == Stmt::ExprStmt && s.value && s.value->kind == Expr::Call && s.value->func &&
         s.value->func->dotted_is("tl.store") && s.value->items.size() >= 2) {
       MemAccess a;
-      split_pointer(m, *s.value->items[0], ptrs, a.ptr, a.index);
+      std::string ptr, index;
+      split_pointer(m, *s.value->items[0], ptrs, ptr, index);
+      a.ptr = ptr;
+      a.index = index;
       std::vector<std::string> vars;
       read_vars(*s.value->items[1], vars);
       a.var = vars.empty() ? py::normalize_space(m.text_of(*s.value->items[1])) : vars[0];
@@ -314,7 +318,10 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
     std::string callee = (core->kind == Expr::Call && core->func) ? core->func->dotted() : "";
     if (callee == "tl.load" && !core->items.empty()) {
       MemAccess a;
-      split_pointer(m, *core->items[0], ptrs, a.ptr, a.index);
+      std::string ptr, index;
+      split_pointer(m, *core->items[0], ptrs, ptr, index);
+      a.ptr = ptr;
+      a.index = index;
       a.var = var;
       DType stored = dtype_in(ptr_dtype, a.ptr);
       a.value_dtype = cast_to != DType::Unknown ? cast_to : stored;

@@ -12,7 +12,7 @@ std::string join(const std::vector<S>& v, const char* sep = ", ") {
   return s;
 }
 std::string meta_text(const TensorMeta& m) {
-  return dtype_name(m.dtype) + "[" + join(m.shape) + "]" + (m.device.empty() ? "" : " " + m.device);
+  return dtype_name(m.dtype) + "[" + join(m.shape.vec()) + "]" + (m.device.empty() ? "" : " " + m.device);
 }
 }  // namespace
 

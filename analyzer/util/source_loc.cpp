@@ -42,4 +42,41 @@ IString::IString(const char* s) : s_(intern(s ? std::string_view(s) : std::strin
 std::ostream& operator<<(std::ostream& os, const IString& p) { return os << p.str(); }
 void to_json(nlohmann::json& j, const IString& p) { j = p.str(); }
 
+namespace {
+
+struct ListHash {
+  size_t operator()(const std::vector<IString>& v) const {
+    // Interned elements: the pointers identify the texts.
+    size_t h = v.size();
+    for (const auto& e : v) h = h * 1000003u ^ std::hash<const void*>()(e.c_str());
+    return h;
+  }
+};
+
+const std::vector<IString> kEmptyList;
+
+const std::vector<IString>* intern_list(const std::vector<IString>& v) {
+  if (v.empty()) return &kEmptyList;
+  thread_local const std::vector<IString>* last = nullptr;
+  if (last && *last == v) return last;
+  static std::mutex mu;
+  static auto* pool = new std::unordered_set<std::vector<IString>, ListHash>;  // never destroyed, as above
+  std::lock_guard<std::mutex> lock(mu);
+  return last = &*pool->emplace(v).first;  // node-based: the address is stable
+}
+
+}  // namespace
+
+IStringList::IStringList() : v_(&kEmptyList) {}
+IStringList::IStringList(const std::vector<IString>& v) : v_(intern_list(v)) {}
+
+std::ostream& operator<<(std::ostream& os, const IStringList& p) {
+  for (size_t i = 0; i < p.size(); ++i) os << (i ? ", " : "") << p[i];
+  return os;
+}
+void to_json(nlohmann::json& j, const IStringList& p) {
+  j = nlohmann::json::array();
+  for (const auto& e : p) j.push_back(e.str());
+}
+
 }  // namespace ilint

@@ -1,6 +1,7 @@
 // A position in an input file. Lines and columns are 1-based, as compilers print them.
 #pragma once
 #include <compare>
+#include <initializer_list>
 #include <iosfwd>
 #include <string>
 #include <string_view>
@@ -30,6 +31,7 @@ class IString {
   bool empty() const { return s_->empty(); }
   size_t size() const { return s_->size(); }
   size_t find(std::string_view what, size_t pos = 0) const { return s_->find(what, pos); }
+  size_t find(char c, size_t pos = 0) const { return s_->find(c, pos); }
   size_t rfind(std::string_view what, size_t pos = std::string::npos) const { return s_->rfind(what, pos); }
   std::string substr(size_t pos, size_t n = std::string::npos) const { return s_->substr(pos, n); }
   char operator[](size_t i) const { return (*s_)[i]; }
@@ -63,6 +65,33 @@ void to_json(nlohmann::json& j, const IString& p);
 using FilePath = IString;
 
 inline std::vector<IString> to_istrings(const std::vector<std::string>& v) { return {v.begin(), v.end()}; }
+
+// An interned list of interned strings: a tensor's sizes or strides ("8", "s0", "1"). The same
+// lists recur on most FX nodes and buffers of a model; a vector in each cost 24 bytes plus a heap
+// block, this is one pointer. Read-only once made; assign a new list to change it.
+class IStringList {
+ public:
+  IStringList();
+  IStringList(const std::vector<IString>& v);  // NOLINT: written wherever a vector was
+  IStringList(std::initializer_list<IString> v) : IStringList(std::vector<IString>(v)) {}
+
+  const std::vector<IString>& vec() const { return *v_; }
+  operator const std::vector<IString>&() const { return *v_; }  // NOLINT
+  size_t size() const { return v_->size(); }
+  bool empty() const { return v_->empty(); }
+  const IString& operator[](size_t i) const { return (*v_)[i]; }
+  std::vector<IString>::const_iterator begin() const { return v_->begin(); }
+  std::vector<IString>::const_iterator end() const { return v_->end(); }
+
+  friend bool operator==(const IStringList& a, const IStringList& b) { return a.v_ == b.v_; }
+  friend bool operator==(const IStringList& a, const std::vector<IString>& b) { return *a.v_ == b; }
+
+ private:
+  const std::vector<IString>* v_;
+};
+
+std::ostream& operator<<(std::ostream& os, const IStringList& p);
+void to_json(nlohmann::json& j, const IStringList& p);
 
 struct SourceLoc {
   FilePath file;  // path as found during ingest (or the user's path, for user source lines)

@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)ilint::parse_graph_fragment_line(body, n);
     ilint::ValueKind k;
     (void)ilint::parse_value_annotation(body, k);
-    std::vector<std::string> refs;
+    std::vector<ilint::IString> refs;
     ilint::collect_fragment_refs(body, refs);
     if (nl == std::string::npos) break;
     start = nl + 1;

@@ -171,11 +171,11 @@ TEST(ClangKernel, LoadsCastsAndStmtsOfS2CpuForwardKernelMapToOutputCodeLines) {
   const KernelStmt* add = find_stmt(*k, "tmp4");
   ASSERT_NE(add, nullptr);
   EXPECT_EQ(add->op, "add");
-  EXPECT_EQ(add->operands, (std::vector<std::string>{"tmp1", "tmp3"}));
+  EXPECT_EQ(add->operands, (std::vector<IString>{"tmp1", "tmp3"}));
   const KernelStmt* paren = find_stmt(*k, "tmp5");
   ASSERT_NE(paren, nullptr);
   EXPECT_EQ(paren->op, "copy");
-  EXPECT_EQ(paren->operands, (std::vector<std::string>{"tmp4"}));
+  EXPECT_EQ(paren->operands, (std::vector<IString>{"tmp4"}));
 
   ASSERT_EQ(k->stores.size(), 1u);
   EXPECT_EQ(k->stores[0].ptr, "out_ptr0");
@@ -255,7 +255,7 @@ TEST(ClangKernel, AccumulatorOfS2CpuBackwardKernelIsFp32SumOver40Rows) {
   const KernelStmt* lam = find_stmt(*k, "tmp7");
   ASSERT_NE(lam, nullptr);
   EXPECT_EQ(lam->op, "call:lambda");
-  EXPECT_EQ(lam->operands, (std::vector<std::string>{"tmpbuf"}));
+  EXPECT_EQ(lam->operands, (std::vector<IString>{"tmpbuf"}));
 }
 
 TEST(ClangKernel, InOutPointerIsLoadedAndStored) {

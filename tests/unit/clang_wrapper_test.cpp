@@ -114,7 +114,7 @@ TEST(ClangWrapper, S2CpuForwardWrapperModelMatchesPythonWrapper) {
   EXPECT_EQ(c->launches[0].args, p->launches[0].args);  // (primals_2, primals_1, buf0)
   EXPECT_TRUE(c->launches[1].is_fallback);
   EXPECT_EQ(c->launches[1].shim, "aoti_torch_cpu_cumsum");
-  EXPECT_EQ(c->launches[1].args, (std::vector<std::string>{"buf0", "3L", "nullptr"}));
+  EXPECT_EQ(c->launches[1].args, (std::vector<IString>{"buf0", "3L", "nullptr"}));
   EXPECT_EQ(c->launches[1].results, (std::vector<std::string>{"buf2"}));
   EXPECT_EQ(c->launches[1].source_nodes, p->launches[1].source_nodes);
   EXPECT_EQ(c->launches[1].provenance_handle, "aoti_torch_cpu_cumsum:2");
@@ -184,7 +184,7 @@ TEST(ClangWrapper, S2CudaWrapperLaunchesTritonKernelThroughGeneratedLauncher) {
   const KernelLaunch& l = c->launches[0];
   EXPECT_EQ(l.kernel, "triton_per_fused_add_cumsum_div_expand_mul_slice_sub_view_0");
   EXPECT_FALSE(l.is_fallback);
-  EXPECT_EQ(l.args, (std::vector<std::string>{"buf1", "primals_2", "primals_1", "40L", "15L"}));
+  EXPECT_EQ(l.args, (std::vector<IString>{"buf1", "primals_2", "primals_1", "40L", "15L"}));
   EXPECT_EQ(l.kwargs.at("stream"), "stream0");
   EXPECT_EQ(l.kwargs.at("device_idx"), "0");
   EXPECT_EQ(l.provenance_handle, "triton_per_fused_add_cumsum_div_expand_mul_slice_sub_view_0:1");

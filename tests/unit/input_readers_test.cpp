@@ -90,11 +90,11 @@ TEST(Provenance, StreamedReaderKeepsOnlyNameListsOfTheKernelMaps) {
   ASSERT_EQ(a.program.compiles.size(), 1u);
   const Provenance& p = a.program.compiles[0].provenance;
   // Numbers, arrays and null skipped; no empty lists, as the document reader kept none.
-  EXPECT_EQ(p.kernel_to_post.at("triton_poi_fused_add_0:1"), (std::vector<std::string>{"add"}));
+  EXPECT_EQ(p.kernel_to_post.at("triton_poi_fused_add_0:1"), (std::vector<IString>{"add"}));
   EXPECT_EQ(p.kernel_to_post.count("empty"), 0u);
   EXPECT_EQ(p.kernel_to_post.count("notalist"), 0u);
   EXPECT_EQ(p.kernel_to_post.size(), 1u);  // "add" of preToPost/postToPre went nowhere
-  EXPECT_EQ(p.post_to_kernel.at("add"), (std::vector<std::string>{"triton_poi_fused_add_0:1"}));
+  EXPECT_EQ(p.post_to_kernel.at("add"), (std::vector<IString>{"triton_poi_fused_add_0:1"}));
   EXPECT_FALSE(has_code(a.diags, "parse-json"));
 }
 
