@@ -274,15 +274,19 @@ std::string blank_includes(const std::string& code) {
   out.reserve(code.size());
   size_t pos = 0;
   while (pos <= code.size()) {
-    size_t nl = code.find('\n', pos);
+    // Lines end where Clang ends them: "\n", "\r\n" or a lone "\r" (a wrapper with lone CRs kept
+    // its #include lines when only "\n" counted; found through fuzz_cpp_wrapper). The line ends are
+    // kept as they are, so Clang's line numbers do not move.
+    size_t nl = code.find_first_of("\r\n", pos);
     size_t end = nl == std::string::npos ? code.size() : nl;
     std::string_view line(code.data() + pos, end - pos);
     size_t first = line.find_first_not_of(" \t");
     bool is_include = first != std::string_view::npos && line.substr(first).rfind("#include", 0) == 0;
     if (!is_include) out.append(line);
     if (nl == std::string::npos) break;
-    out.push_back('\n');
-    pos = nl + 1;
+    size_t term = code[nl] == '\r' && nl + 1 < code.size() && code[nl + 1] == '\n' ? 2 : 1;
+    out.append(code, nl, term);
+    pos = nl + term;
   }
   return out;
 }

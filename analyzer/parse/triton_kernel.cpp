@@ -302,7 +302,9 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
     // numel literals: `xnumel = 40`, `r0_numel = 15`.
     if (v.kind == Expr::Number && (var == "xnumel" || var == "ynumel" || var == "znumel" || var.find("_numel") != std::string::npos)) {
       double n;
-      if (py::number_value(v.text, n)) k.numels[var] = static_cast<int64_t>(n);
+      // Only values an int64 holds: `xnumel = 1e99` is no static numel (and converting it would be
+      // undefined behaviour; found by fuzz_triton, input 014133f4).
+      if (py::number_value(v.text, n) && n >= -9.2e18 && n <= 9.2e18) k.numels[var] = static_cast<int64_t>(n);
       continue;
     }
     // Peel a trailing `.to(dtype)` off loads and casts.

@@ -259,3 +259,33 @@ TEST(ClangWrapper, CppWrapperModulesGetNoVersionWarning) {
     for (auto& d : a->diags.sorted()) EXPECT_NE(d.code, "version-mismatch") << capture << ": " << d.message;
   }
 }
+
+// fuzz_cpp_wrapper input 082e7aef had lone CRs: Clang ends a line at each, and so does the
+// analyzer's Python tokenizer, so a wrapper written with "\r" line ends must give the launches
+// and buffers the same lines as with "\n" (the harness had counted only "\n" and reported them
+// outside the text).
+TEST(ClangWrapper, LoneCarriageReturnsEndLinesLikeNewlines) {
+  REQUIRE_CAPTURE("s2_cpu_cppwrap");
+  fs::path out;
+  for (auto& e : fs::recursive_directory_iterator(fs::path(ILINT_FIXTURES_DIR) / "s2_cpu_cppwrap"))
+    if (e.path().filename() == "output_code.py" && e.path().string().find("forward") != std::string::npos) out = e.path();
+  ASSERT_FALSE(out.empty());
+  for (auto& s : find_embedded_cpp_sources(read_text(out))) {
+    if (s.name != "cpp_wrapper_src") continue;
+    std::string cr = s.source;
+    for (char& ch : cr)
+      if (ch == '\n') ch = '\r';
+    Compile lf, crc;
+    lf.id = crc.id = "model__0_forward_0";
+    DiagSink d1, d2;
+    ASSERT_TRUE(read_cpp_wrapper_clang(lf, s.source, s.first_line, out.string(), d1));
+    bool ok = read_cpp_wrapper_clang(crc, cr, s.first_line, out.string(), d2);
+    for (auto& d : d2.sorted()) ADD_FAILURE() << d.code << ": " << d.message << " at " << d.loc.line;
+    ASSERT_TRUE(ok);
+    ASSERT_FALSE(lf.launches.empty());
+    ASSERT_EQ(lf.launches.size(), crc.launches.size());
+    for (size_t i = 0; i < lf.launches.size(); ++i) EXPECT_EQ(lf.launches[i].loc.line, crc.launches[i].loc.line) << i;
+    ASSERT_EQ(lf.buffers.size(), crc.buffers.size());
+    for (size_t i = 0; i < lf.buffers.size(); ++i) EXPECT_EQ(lf.buffers[i].alloc_loc.line, crc.buffers[i].alloc_loc.line);
+  }
+}

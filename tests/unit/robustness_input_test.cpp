@@ -238,6 +238,23 @@ TEST(Robustness, FxJsonFieldsOfOtherTypes) {
   EXPECT_EQ(g.nodes[0].user_function, "");
 }
 
+// fuzz_triton input 014133f4: `xnumel = 1e77` was converted to int64 (undefined behaviour; UBSan
+// stopped there). A numel no int64 holds is not a static numel.
+TEST(Robustness, NumelLiteralOutsideInt64IsNotAStaticNumel) {
+  for (const char* value : {"1e77", "-1e77", "1e19"}) {
+    Kernel k;
+    k.name = "triton_poi_fused_0";
+    k.source = std::string("def triton_poi_fused_0(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):\n"
+                           "    xnumel = ") + value + "\n    r0_numel = 15\n";
+    k.source_first_line = 1;
+    DiagSink diags;
+    read_triton_kernel(k, "output_code.py", diags);
+    EXPECT_EQ(k.numels.count("xnumel"), 0u) << value;
+    ASSERT_EQ(k.numels.count("r0_numel"), 1u);
+    EXPECT_EQ(k.numels.at("r0_numel"), 15);
+  }
+}
+
 // Every saved crash input parses again without crashing. Files are named by the reader they
 // crashed: python_*, triton_*, output_code_*, fx_text_*, fx_json_*.
 TEST(Robustness, EverySavedCrashInputParses) {
