@@ -36,9 +36,9 @@ struct FxNode {
   IString name;        // "add", "primals_1"
   IString op;          // placeholder | call_function | call_method | call_module | get_attr | output
   IString target;      // "torch.ops.aten.add.Tensor"; for placeholders the placeholder name
-  std::vector<IString> args;            // argument texts, as written ("%slice_3", "3", "2.0")
+  IStringList args;                     // argument texts, as written ("%slice_3", "3", "2.0")
   IStringMap kwargs;
-  std::vector<IString> input_nodes;     // names of FX nodes referenced by args/kwargs
+  IStringList input_nodes;              // names of FX nodes referenced by args/kwargs
   ValueKind kind = ValueKind::Other;
   TensorMeta meta;                      // dtype/shape/stride/device of the value
   IString annotation;                   // the raw type annotation: "bf16[8, 1, 5, 15]", "Sym(s0)"

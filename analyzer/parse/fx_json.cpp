@@ -119,10 +119,13 @@ bool parse_fx_json(const std::string& path, const std::string& text, FxGraph& ou
     x.op = string_field(n, "op");
     x.target = n.contains("target") && n["target"].is_string() ? n["target"].get<std::string>() : "";
     if (x.op == "placeholder" && x.target.empty()) x.target = x.name;
+    std::vector<IString> args, refs;
     if (n.contains("args") && n["args"].is_array())
-      for (auto& a : n["args"]) x.args.push_back(arg_text(a, x.input_nodes));
+      for (auto& a : n["args"]) args.emplace_back(arg_text(a, refs));
     if (n.contains("kwargs") && n["kwargs"].is_object())
-      for (auto& [k, v] : n["kwargs"].items()) x.kwargs[k] = arg_text(v, x.input_nodes);
+      for (auto& [k, v] : n["kwargs"].items()) x.kwargs[k] = arg_text(v, refs);
+    x.args = args;
+    x.input_nodes = refs;
     if (n.contains("val") && n["val"].is_object()) {
       const json& v = n["val"];
       x.kind = kind_of(string_field(v, "kind"));

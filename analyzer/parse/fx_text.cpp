@@ -115,7 +115,7 @@ bool parse_graph_fragment_line(std::string_view line, FxNode& out) {
   out.meta = parse_value_annotation(f.annotation, k);
   out.kind = f.type == "Tensor" ? ValueKind::Tensor : (f.type == "Sym" ? k : k);
   if (f.type == "Tensor") out.kind = ValueKind::Tensor;
-  for (auto& a : split_top(f.args)) out.args.push_back(std::move(a));
+  out.args = to_istrings(split_top(f.args));
   for (auto& kv : split_top(f.kwargs)) {
     auto colon = kv.find(':');
     if (colon == std::string::npos) continue;
@@ -123,8 +123,10 @@ bool parse_graph_fragment_line(std::string_view line, FxNode& out) {
     if (key.size() >= 2 && (key.front() == '\'' || key.front() == '"')) key = key.substr(1, key.size() - 2);
     out.kwargs[key] = py::normalize_space(kv.substr(colon + 1));
   }
-  collect_fragment_refs(f.args, out.input_nodes);
-  collect_fragment_refs(f.kwargs, out.input_nodes);
+  std::vector<IString> refs;
+  collect_fragment_refs(f.args, refs);
+  collect_fragment_refs(f.kwargs, refs);
+  out.input_nodes = refs;
   if (out.target.find("copy_") != std::string::npos && !out.input_nodes.empty()) out.mutates = out.input_nodes[0];
   return true;
 }
@@ -162,6 +164,21 @@ void collect_names(const py::Expr& e, const std::set<std::string, std::less<>>& 
     if (i) collect_names(*i, known, out);
   for (auto& [k, v] : e.kwargs)
     if (v) collect_names(*v, known, out);
+}
+
+IStringList names_in(const py::Expr& e, const std::set<std::string, std::less<>>& known) {
+  std::vector<IString> out;
+  collect_names(e, known, out);
+  return out;
+}
+
+// The argument texts of a call or subscript, whitespace-normalized.
+template <class Items>
+IStringList arg_texts(const py::Module& m, const Items& items) {
+  std::vector<IString> out;
+  out.reserve(items.size());
+  for (auto& a : items) out.emplace_back(py::normalize_space(m.text_of(*a)));
+  return out;
 }
 
 }  // namespace
@@ -228,17 +245,17 @@ bool parse_fx_readable(const std::string& path, const std::string& text, FxGraph
         n.op = "call_function";
         n.target = v.func->dotted();
         if (n.target.empty()) n.target = std::string(m.text_of(*v.func));
-        for (auto& a : v.items) n.args.push_back(py::normalize_space(m.text_of(*a)));
+        n.args = arg_texts(m, v.items);
         for (auto& [k, kv] : v.kwargs) n.kwargs[std::string(k)] = py::normalize_space(m.text_of(*kv));
       } else if (v.kind == py::Expr::Subscript) {
         n.op = "call_function";
         n.target = "operator.getitem";
-        for (auto& a : v.items) n.args.push_back(py::normalize_space(m.text_of(*a)));
+        n.args = arg_texts(m, v.items);
       } else {
         n.op = "get_attr";
         n.target = py::normalize_space(m.text_of(v));
       }
-      collect_names(v, known, n.input_nodes);
+      n.input_nodes = names_in(v, known);
       if (n.target.find(".copy_") != std::string::npos && !n.input_nodes.empty()) n.mutates = n.input_nodes[0];
       if (have_user) {
         n.user_loc = user;
@@ -256,8 +273,8 @@ bool parse_fx_readable(const std::string& path, const std::string& text, FxGraph
       n.op = "call_function";
       n.target = s.value->func->dotted();
       n.def_loc = SourceLoc{path, s.line, s.col};
-      for (auto& a : s.value->items) n.args.push_back(py::normalize_space(m.text_of(*a)));
-      collect_names(*s.value, known, n.input_nodes);
+      n.args = arg_texts(m, s.value->items);
+      n.input_nodes = names_in(*s.value, known);
       if (have_user) {
         n.user_loc = user;
         n.user_function = user_fn;
@@ -275,8 +292,8 @@ bool parse_fx_readable(const std::string& path, const std::string& text, FxGraph
         n.op = "call_function";
         n.target = tgt;
         n.def_loc = SourceLoc{path, s.line, s.col};
-        for (auto& a : s.value->items) n.args.push_back(py::normalize_space(m.text_of(*a)));
-        collect_names(*s.value, known, n.input_nodes);
+        n.args = arg_texts(m, s.value->items);
+        n.input_nodes = names_in(*s.value, known);
         if (tgt.find(".copy_") != std::string::npos && !n.input_nodes.empty()) n.mutates = n.input_nodes[0];
         if (have_user) {
           n.user_loc = user;
@@ -291,7 +308,7 @@ bool parse_fx_readable(const std::string& path, const std::string& text, FxGraph
       n.op = "output";
       n.target = "output";
       n.def_loc = SourceLoc{path, s.line, s.col};
-      collect_names(*s.value, known, n.input_nodes);
+      n.input_nodes = names_in(*s.value, known);
       out.add(std::move(n));
       in_forward = false;  // a nested GraphModule class may follow; its nodes belong to it
     }

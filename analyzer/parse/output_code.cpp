@@ -129,7 +129,9 @@ void read_kernel_comments(py::Span<py::Token> comments, const std::string& file,
         out.op = "output";
         out.target = "output";
         out.def_loc = SourceLoc{file, c.line, c.col};
-        collect_fragment_refs(body, out.input_nodes);
+        std::vector<IString> refs;
+        collect_fragment_refs(body, refs);
+        out.input_nodes = refs;
         k.fragment.add(std::move(out));
       }
     }
