@@ -184,6 +184,16 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
 
     fixture_rows, corpus_rows = [], []
+    corpus_info = {}
+    stage_times = {}
+
+    def save():
+        # After every set, so a long run that is stopped still leaves what it measured (--render).
+        if a.json:
+            with open(a.json, "w") as f:
+                json.dump({"fixtures": fixture_rows, "corpus": corpus_rows, "corpus_info": corpus_info,
+                           "repeat": a.repeat, "corpus_repeat": a.corpus_repeat, "baseline": a.baseline_bin,
+                           "bin": a.bin, "stage_times": stage_times}, f, indent=1)
     if not a.skip_fixtures:
         print("fixtures:", file=sys.stderr)
         names = sorted(n for n in os.listdir(a.fixtures) if os.path.isdir(os.path.join(a.fixtures, n)))
@@ -191,9 +201,8 @@ def main():
             p = os.path.join(os.path.abspath(a.fixtures), n)
             files = files_opened(a.bin, [p], scratch) or files_by_name([p])
             fixture_rows.append(bench_set(a, n, [p], files, a.repeat, jobs, workdir=scratch, extra_bins=extra))
+            save()
 
-    corpus_info = {}
-    stage_times = {}
     modes = ("varied",) + (() if a.skip_identical else ("identical",)) + (() if a.skip_triton else ("triton",))
     for mode in modes:
         out = os.path.join(a.work, mode)
@@ -214,19 +223,17 @@ def main():
                             workdir=scratch, extra_bins=extra)
             row["kernels"] = info["kernels"] * k // 4
             corpus_rows.append(row)
+            save()
         # Where the time goes on the full set: the analyzer's own --time-report, -j1.
         p = subprocess.run([a.bin, *shards, "--format", "json", "-o", "/dev/null", "-j1", "--fail-on", "never",
                             "--time-report"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         stage_times[mode] = p.stderr
+        save()
         if not a.keep:
             shutil.rmtree(out)
     shutil.rmtree(scratch, ignore_errors=True)
 
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump({"fixtures": fixture_rows, "corpus": corpus_rows, "corpus_info": corpus_info, "repeat": a.repeat,
-                       "corpus_repeat": a.corpus_repeat, "baseline": a.baseline_bin, "bin": a.bin,
-                       "stage_times": stage_times}, f, indent=1)
+    save()
     report(fixture_rows, corpus_rows, corpus_info, jobs, a.repeat, a.corpus_repeat, a.baseline_bin, a.bin)
     for mode, text in stage_times.items():
         print("\n--time-report, full %s corpus, -j1:\n\n```\n%s```" % (mode, text))

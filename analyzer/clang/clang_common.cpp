@@ -230,7 +230,15 @@ ParsedUnit parse_cpp(const std::string& code, const std::string& prelude_name, c
   ParsedUnit::State& st = *pu.state;
   st.main_text = std::move(main_text);
   st.extra_decls = extra_decls;
-  auto invocation = std::make_shared<clang::CompilerInvocation>(*prep.invocation);
+  // One copy at a time: two threads copying the shared invocation at once aborted the analyzer
+  // (std::bad_alloc / bad_array_new_length thrown inside CompilerInvocationRefBase's copy, both
+  // threads there; about one -j2 run in six on a 50k-kernel corpus). The copy is microseconds.
+  static std::mutex invocation_mu;
+  std::shared_ptr<clang::CompilerInvocation> invocation;
+  {
+    std::lock_guard<std::mutex> lock(invocation_mu);
+    invocation = std::make_shared<clang::CompilerInvocation>(*prep.invocation);
+  }
   auto vfs = make_vfs(prep, st.extra_decls.empty() ? nullptr : &st.extra_decls);
   // The main file is a remapped buffer whose ownership passes to the SourceManager
   // (RetainRemappedFileBuffers is false). AddImplicitPreamble remaps it itself.
