@@ -508,6 +508,15 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
   }
 
   // What an initializer or right-hand side computes: op name and operands.
+  // classify() into a model statement (whose texts are interned).
+  void classify_into(const clang::Expr* e, KernelStmt& st) const {
+    std::string op;
+    std::vector<std::string> operands;
+    classify(e, op, operands);
+    st.op = op;
+    st.operands.assign(operands.begin(), operands.end());
+  }
+
   void classify(const clang::Expr* e, std::string& op, std::vector<std::string>& operands) const {
     e = strip(e);
     if (auto* p = llvm::dyn_cast<clang::ParenExpr>(e)) {
@@ -619,13 +628,7 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
   void record_value(const std::string& var, const clang::Expr* init, int line, int col) {
     KernelStmt st;
     st.var = var;
-    {
-      std::string op;
-      std::vector<std::string> operands;
-      classify(init, op, operands);
-      st.op = op;
-      st.operands.assign(operands.begin(), operands.end());
-    }
+    classify_into(init, st);
     st.loc.line = line;
     st.loc.column = col;
     out_.stmts.push_back(st);
@@ -676,13 +679,7 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
     }
     KernelStmt st;
     st.var = var;
-    {
-      std::string op;
-      std::vector<std::string> operands;
-      classify(rhs, op, operands);
-      st.op = op;
-      st.operands.assign(operands.begin(), operands.end());
-    }
+    classify_into(rhs, st);
     if (compound) {
       st.op = compound_op.empty() ? "other" : compound_op;
       if (std::find(st.operands.begin(), st.operands.end(), var) == st.operands.end())

@@ -104,8 +104,8 @@ std::string strip_outer_parens(std::string s) {
 }
 
 // Splits `ptr + (index)` into the pointer parameter and the index text.
-void split_pointer(const py::Module& m, const Expr& e, const std::set<std::string, std::less<>>& ptrs, std::string& ptr,
-                   std::string& index) {
+void split_pointer(const py::Module& m, const Expr& e, const std::set<std::string, std::less<>>& ptrs, IString& ptr,
+                   IString& index) {
   if (e.kind == Expr::Name && ptrs.count(e.text)) {
     ptr = std::string(e.text);
     index = "0";
@@ -266,10 +266,7 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
     if (s.kind == Stmt::ExprStmt && s.value && s.value->kind == Expr::Call && s.value->func &&
         s.value->func->dotted_is("tl.store") && s.value->items.size() >= 2) {
       MemAccess a;
-      std::string ptr, index;
-      split_pointer(m, *s.value->items[0], ptrs, ptr, index);
-      a.ptr = ptr;
-      a.index = index;
+      split_pointer(m, *s.value->items[0], ptrs, a.ptr, a.index);
       std::vector<std::string> vars;
       read_vars(*s.value->items[1], vars);
       a.var = vars.empty() ? py::normalize_space(m.text_of(*s.value->items[1])) : vars[0];
@@ -320,10 +317,7 @@ void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
     std::string callee = (core->kind == Expr::Call && core->func) ? core->func->dotted() : "";
     if (callee == "tl.load" && !core->items.empty()) {
       MemAccess a;
-      std::string ptr, index;
-      split_pointer(m, *core->items[0], ptrs, ptr, index);
-      a.ptr = ptr;
-      a.index = index;
+      split_pointer(m, *core->items[0], ptrs, a.ptr, a.index);
       a.var = var;
       DType stored = dtype_in(ptr_dtype, a.ptr);
       a.value_dtype = cast_to != DType::Unknown ? cast_to : stored;
