@@ -56,7 +56,7 @@ class StageClock {
 // its line patterns read (the signature and literal loop ranges).
 struct CppKernelJob {
   Kernel* kernel = nullptr;
-  std::string file;
+  FilePath file;
 };
 using CppKernelReader = std::function<void(const std::vector<CppKernelJob>& jobs, DiagSink& diags, int threads)>;
 void set_cpp_kernel_reader(CppKernelReader reader);
@@ -68,7 +68,7 @@ const CppKernelReader& cpp_kernel_reader();
 // and their indices in c.kernels are appended, for the caller to read with the kernel reader.
 // Installed by the Clang reader (analyzer/clang/); unset without it.
 using CppWrapperReader = std::function<void(Compile& c, const std::string& source, int first_line,
-                                            const std::string& file, DiagSink& diags,
+                                            const FilePath& file, DiagSink& diags,
                                             std::vector<size_t>* kernels_to_read)>;
 void set_cpp_wrapper_reader(CppWrapperReader reader);
 const CppWrapperReader& cpp_wrapper_reader();

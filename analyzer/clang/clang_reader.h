@@ -23,7 +23,7 @@ namespace ilint {
 // quoting Clang's message; whatever the AST still holds is kept. Thread-safe. Identical sources
 // (by hash) are parsed once per process and the result is reused.
 // Matches the CppKernelReader hook of analyzer/pipeline.h.
-void read_cpp_kernel_clang(Kernel& k, const std::string& file, DiagSink& diags);
+void read_cpp_kernel_clang(Kernel& k, const FilePath& file, DiagSink& diags);
 
 // Reads many kernels on `jobs` threads: one parse per distinct source, and distinct sources in
 // batches of several kernels per Clang run (see kernel_reader.cpp). Same result as calling
@@ -78,7 +78,7 @@ std::vector<EmbeddedCppSource> find_embedded_cpp_sources(const std::string& text
 // With `kernels_to_read`, the kernels the wrapper defines get their params from their
 // declarations only and their indices in c.kernels are appended (the caller reads them with
 // read_cpp_kernels_clang, batched with the other compiles' kernels); without it they are read here.
-bool read_cpp_wrapper_clang(Compile& c, const std::string& source, int first_line, const std::string& file,
+bool read_cpp_wrapper_clang(Compile& c, const std::string& source, int first_line, const FilePath& file,
                             DiagSink& diags, std::vector<size_t>* kernels_to_read = nullptr);
 
 }  // namespace ilint

@@ -944,15 +944,15 @@ std::shared_ptr<const CacheEntry> parsed_for(const std::string& source, const st
   return e;
 }
 
-SourceLoc to_file(SourceLoc l, const std::string& file, int first_line) {
+SourceLoc to_file(SourceLoc l, const FilePath& file, int first_line) {
   if (l.line <= 0) return SourceLoc{file, first_line > 0 ? first_line : 0, 0};
   l.file = file;
   l.line = first_line + l.line - 1;
   return l;
 }
 
-void apply(Kernel& k, const ParsedKernel& pk, const std::string& file_in, DiagSink& diags) {
-  const std::string file = file_in.empty() ? k.def_loc.file.str() : file_in;
+void apply(Kernel& k, const ParsedKernel& pk, const FilePath& file_in, DiagSink& diags) {
+  const FilePath file = file_in.empty() ? k.def_loc.file : file_in;
   const int first = k.source_first_line > 0 ? k.source_first_line : 1;
   auto move = [&](SourceLoc l) { return to_file(l, file, first); };
   if (pk.found_function) {
@@ -996,7 +996,7 @@ void apply(Kernel& k, const ParsedKernel& pk, const std::string& file_in, DiagSi
 }  // namespace
 
 namespace {
-void read_one(Kernel& k, const std::string& file, DiagSink& diags, bool count_hit) {
+void read_one(Kernel& k, const FilePath& file, DiagSink& diags, bool count_hit) {
   if (k.source.empty()) {
     diags.warning("cpp-kernel-parse", "C++ kernel " + k.name + " has no source text to parse", k.def_loc);
     return;
@@ -1006,7 +1006,7 @@ void read_one(Kernel& k, const std::string& file, DiagSink& diags, bool count_hi
 }
 }  // namespace
 
-void read_cpp_kernel_clang(Kernel& k, const std::string& file, DiagSink& diags) { read_one(k, file, diags, true); }
+void read_cpp_kernel_clang(Kernel& k, const FilePath& file, DiagSink& diags) { read_one(k, file, diags, true); }
 
 void read_cpp_kernels_clang(const std::vector<CppKernelJob>& jobs_in, DiagSink& diags, int jobs) {
   // Distinct sources not parsed before, in job order (deterministic batches).

@@ -62,7 +62,7 @@ struct CommentMark {
 
 class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
  public:
-  WrapperVisitor(clang::ASTContext& ctx, Compile& c, const std::string& file, int first_line,
+  WrapperVisitor(clang::ASTContext& ctx, Compile& c, const FilePath& file, int first_line,
                  const std::vector<std::string>& lines)
       : ctx_(ctx), sm_(ctx.getSourceManager()), c_(c), file_(file), first_line_(first_line), lines_(lines) {
     static const RE2 nodes_re(R"(^\s*//\s*Topologically Sorted Source Nodes:\s*\[(.*?)\])");
@@ -542,7 +542,7 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
   const clang::SourceManager& sm_;
   const clang::FunctionDecl* entry_ = nullptr;
   Compile& c_;
-  std::string file_;
+  FilePath file_;
   int first_line_;
   const std::vector<std::string>& lines_;
   std::vector<CommentMark> comments_;
@@ -563,7 +563,7 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
 
 }  // namespace
 
-bool read_cpp_wrapper_clang(Compile& c, const std::string& source, int first_line, const std::string& file,
+bool read_cpp_wrapper_clang(Compile& c, const std::string& source, int first_line, const FilePath& file,
                             DiagSink& diags, std::vector<size_t>* kernels_to_read) {
   c.cpp_wrapper = true;
   std::string code = blank_includes(source);

@@ -201,7 +201,7 @@ size_t attach_recorded(Analysis& a, const nlohmann::json& recorded, DiagSink& di
         const Compile* c = a.program.compile(f.compile_id);
         std::string dir = r["compile_dir"];
         match = c && !c->files.dir.empty() &&
-                std::filesystem::path(c->files.dir).filename() == std::filesystem::path(dir).filename() &&
+                std::filesystem::path(c->files.dir.str()).filename() == std::filesystem::path(dir).filename() &&
                 (!r.contains("rule") || r["rule"] == f.rule);
       }
       if (match) {

@@ -213,7 +213,7 @@ size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& di
   for (const auto& p : in.trace_logs) captures[capture_root_of(p)].traces.push_back(p);
   for (const auto& p : in.dynamo_debug_logs) captures[capture_root_of(p)].debug_logs.push_back(p);
   for (const auto& cf : in.compiles) {
-    std::string root = capture_root_of(cf.dir.empty() ? cf.output_code : cf.dir + "/x");
+    std::string root = capture_root_of(cf.dir.empty() ? cf.output_code.str() : cf.dir + "/x");
     auto it = captures.find(root);
     if (it != captures.end()) it->second.folders.push_back(&cf);
   }

@@ -227,15 +227,17 @@ struct Provenance {
   std::map<std::string, std::vector<IString>> post_to_kernel;
 };
 
+// Paths interned: every location (SourceLoc) made while reading one of these files copies the
+// path, and an interned copy is a pointer copy, not a hash of the path per location.
 struct CompileFiles {
-  std::string dir;               // the compile folder (empty when only an output_code.py was given)
-  std::string output_code;       // path or empty
-  std::string fx_graph_readable;
-  std::string fx_graph_runnable;
-  std::string fx_graph_transformed;
-  std::string provenance_json;
-  std::string fx_json;           // our FX graph JSON (docs/fx-graph-json.md), when given
-  std::string run_dir;           // the run_* folder, if known
+  FilePath dir;                  // the compile folder (empty when only an output_code.py was given)
+  FilePath output_code;          // path or empty
+  FilePath fx_graph_readable;
+  FilePath fx_graph_runnable;
+  FilePath fx_graph_transformed;
+  FilePath provenance_json;
+  FilePath fx_json;              // our FX graph JSON (docs/fx-graph-json.md), when given
+  FilePath run_dir;              // the run_* folder, if known
 };
 
 struct Compile {

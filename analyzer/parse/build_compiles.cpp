@@ -84,7 +84,7 @@ class ProvenanceReader : public nlohmann::json_sax<nlohmann::json> {
   std::vector<IString>* names_ = nullptr;
 };
 
-void read_provenance(const std::string& path, Compile& c, DiagSink& diags) {
+void read_provenance(const FilePath& path, Compile& c, DiagSink& diags) {
   std::string text;
   if (!read_text_file(path, text, diags)) return;
   // Into a scratch model first: a file that turns out not to be JSON leaves no facts behind.
@@ -117,8 +117,8 @@ void read_runnable(const std::string& path, Compile& c, std::string& torch_versi
 void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, size_t& files_read,
                std::vector<size_t>& cpp_kernels, DiagSink& diags) {
   c.files = f;
-  std::string base = !f.dir.empty() ? fs::path(f.dir).filename().string()
-                                    : fs::path(!f.output_code.empty() ? f.output_code : f.fx_json).filename().string();
+  std::string base = !f.dir.empty() ? fs::path(f.dir.str()).filename().string()
+                                    : fs::path((!f.output_code.empty() ? f.output_code : f.fx_json).str()).filename().string();
   c.id = base;
   if (!parse_compile_dir_name(base, c.model_index, c.graph_kind, c.trailing_id)) c.graph_kind = "unknown";
   std::string text;

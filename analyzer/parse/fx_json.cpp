@@ -80,7 +80,7 @@ bool nested_deeper_than(const json& j, size_t limit) {
 
 }  // namespace
 
-bool parse_fx_json(const std::string& path, const std::string& text, FxGraph& out, std::string& torch_version,
+bool parse_fx_json(const FilePath& path, const std::string& text, FxGraph& out, std::string& torch_version,
                    DiagSink& diags) {
   json j = json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) {

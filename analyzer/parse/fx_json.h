@@ -7,7 +7,7 @@
 
 namespace ilint {
 
-bool parse_fx_json(const std::string& path, const std::string& text, FxGraph& out, std::string& torch_version,
+bool parse_fx_json(const FilePath& path, const std::string& text, FxGraph& out, std::string& torch_version,
                    DiagSink& diags);
 
 }  // namespace ilint

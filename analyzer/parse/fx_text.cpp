@@ -183,7 +183,7 @@ IStringList arg_texts(const py::Module& m, const Items& items) {
 
 }  // namespace
 
-bool parse_fx_readable(const std::string& path, const std::string& text, FxGraph& out, DiagSink& diags) {
+bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& out, DiagSink& diags) {
   // `text` outlives the module: parse it in place.
   py::Module m = py::parse_module_view(text);
   for (auto& i : m.issues) diags.warning("parse-python", i.message, SourceLoc{path, i.line, i.col});

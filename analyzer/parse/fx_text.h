@@ -14,7 +14,7 @@ TensorMeta parse_value_annotation(std::string_view text, ValueKind& kind);
 
 // Parses a print_readable module. Nodes of nested submodules (higher-order ops) are kept too,
 // named as written. Returns false when nothing could be parsed.
-bool parse_fx_readable(const std::string& path, const std::string& text, FxGraph& out, DiagSink& diags);
+bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& out, DiagSink& diags);
 
 // One "%name : Tensor "..." = call_function[target=...](args = (...), kwargs = {...})" line,
 // without the leading "#   ". False when the line is not a node line.

@@ -87,7 +87,7 @@ bool parse_provenance_handle(std::string_view c, std::string& handle) {
 }
 
 // Reads the comment block above a kernel definition.
-void read_kernel_comments(py::Span<py::Token> comments, const std::string& file, Kernel& k) {
+void read_kernel_comments(py::Span<py::Token> comments, const FilePath& file, Kernel& k) {
   enum { None, Mapping, Fragment } section = None;
   for (const auto& c : comments) {
     std::string_view t = c.text;
@@ -196,7 +196,7 @@ bool is_fallback_callee(const std::string& f) {
 
 }  // namespace
 
-void parse_output_code(const std::string& path, const std::string& text, Compile& c, DiagSink& diags,
+void parse_output_code(const FilePath& path, const std::string& text, Compile& c, DiagSink& diags,
                        std::vector<size_t>* cpp_kernels_to_read) {
   static const RE2 aot_re(R"(^# AOT ID: \[(.*)\])");
   std::string aot;

@@ -13,7 +13,7 @@ namespace ilint {
 // With `cpp_kernels_to_read`, C++ kernels are not handed to the reader here: their indices in
 // c.kernels are appended, and the caller reads them later (the parse stage reads every compile's
 // C++ kernels together, so Clang can batch them). Their params come from the signature meanwhile.
-void parse_output_code(const std::string& path, const std::string& text, Compile& c, DiagSink& diags,
+void parse_output_code(const FilePath& path, const std::string& text, Compile& c, DiagSink& diags,
                        std::vector<size_t>* cpp_kernels_to_read = nullptr);
 
 }  // namespace ilint

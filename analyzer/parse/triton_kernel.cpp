@@ -156,7 +156,7 @@ DType dtype_in(const std::map<std::string, DType>& m, const std::string& name) {
 
 }  // namespace
 
-void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags) {
+void read_triton_kernel(Kernel& k, const FilePath& file, DiagSink& diags) {
   // k.source outlives the module (nothing below assigns it): parse it in place.
   py::Module m = py::parse_module_view(k.source, k.source_first_line - 1);
   for (auto& i : m.issues) {

@@ -8,6 +8,6 @@ namespace ilint {
 
 // Fills `k` from k.source (a Triton kernel module). Lines are reported in `file`, shifted by
 // k.source_first_line so they point into output_code.py.
-void read_triton_kernel(Kernel& k, const std::string& file, DiagSink& diags);
+void read_triton_kernel(Kernel& k, const FilePath& file, DiagSink& diags);
 
 }  // namespace ilint

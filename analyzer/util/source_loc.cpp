@@ -1,10 +1,12 @@
 #include "analyzer/util/source_loc.h"
 
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <deque>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <ostream>
-#include <unordered_map>
-#include <unordered_set>
 
 namespace ilint {
 
@@ -12,24 +14,113 @@ namespace {
 
 const std::string kEmpty;
 
+// Hash of a text, 8 bytes per step (multiply-rotate, as rustc's FxHasher, then a finalizer that
+// mixes into the low bits the tables index by). std::hash's was a fifth of the interning time.
+uint64_t text_hash(std::string_view s) {
+  constexpr uint64_t k = 0x517cc1b727220a95ull;
+  uint64_t h = s.size() * k;
+  const char* p = s.data();
+  size_t n = s.size();
+  for (; n >= 8; p += 8, n -= 8) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    h = (std::rotl(h, 5) ^ w) * k;
+  }
+  if (n) {
+    uint64_t w = 0;
+    std::memcpy(&w, p, n);
+    h = (std::rotl(h, 5) ^ w) * k;
+  }
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  return h;
+}
+
+// Open addressing, linear probing, power-of-two size: one probe is one cache line of (hash,
+// pointer) pairs (texts, or lists of texts), where std::unordered_map walked a node list (a
+// cache miss per node). Values live elsewhere (the pool) and are never removed, so there are
+// no tombstones.
+template <class T>
+class PoolTable {
+ public:
+  template <class Key>
+  const T* find(const Key& s, uint64_t h) const {
+    if (slots_.empty()) return nullptr;
+    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+      const Slot& e = slots_[i];
+      if (!e.text) return nullptr;
+      if (e.hash == h && *e.text == s) return e.text;
+    }
+  }
+  void insert(const T* text, uint64_t h) {
+    if ((used_ + 1) * 4 > slots_.size() * 3) grow();
+    place(text, h);
+    ++used_;
+  }
+
+ private:
+  struct Slot {
+    uint64_t hash = 0;
+    const T* text = nullptr;
+  };
+  void place(const T* text, uint64_t h) {
+    size_t i = h & mask_;
+    while (slots_[i].text) i = (i + 1) & mask_;
+    slots_[i] = Slot{h, text};
+  }
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 1024 : old.size() * 2, Slot{});
+    mask_ = slots_.size() - 1;
+    for (const Slot& e : old)
+      if (e.text) place(e.text, e.hash);
+  }
+  std::vector<Slot> slots_;
+  size_t mask_ = 0;
+  size_t used_ = 0;
+};
+
+// Every value of type T made so far, each stored once: a table per thread (no lock: nearly every
+// lookup ends there), behind it the shared table and the values themselves, under a lock.
+// Never destroyed: values in static objects may be used during static destruction. A deque
+// never moves what it holds: the addresses handed out stay valid.
+template <class T>
+class Pool {
+ public:
+  template <class Key>
+  static const T* get(const Key& key, uint64_t h) {
+    thread_local PoolTable<T> mine;
+    if (const T* hit = mine.find(key, h)) return hit;
+    static Pool* pool = new Pool;
+    const T* v;
+    {
+      std::lock_guard<std::mutex> lock(pool->mu_);
+      v = pool->shared_.find(key, h);
+      if (!v) {
+        v = &pool->values_.emplace_back(key);
+        pool->shared_.insert(v, h);
+      }
+    }
+    mine.insert(v, h);
+    return v;
+  }
+
+ private:
+  std::mutex mu_;
+  std::deque<T> values_;
+  PoolTable<T> shared_;
+};
+
 const std::string* intern(std::string_view s) {
   if (s.empty()) return &kEmpty;
   // Locations of one file are made one after another: the last value of this thread is very
-  // often the one asked for, and needs no lock; then this thread's own table, then the shared one.
+  // often the one asked for.
   thread_local const std::string* last = nullptr;
+  // A view of the pooled text itself (an IString passed on as a std::string&): no compare.
+  if (last && last->data() == s.data() && last->size() == s.size()) return last;
   if (last && *last == s) return last;
-  thread_local std::unordered_map<std::string_view, const std::string*> mine;
-  auto it = mine.find(s);
-  if (it != mine.end()) return last = it->second;
-  static std::mutex mu;
-  // Never destroyed: values in static objects may be used during static destruction.
-  static auto* pool = new std::unordered_set<std::string>;
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    last = &*pool->emplace(s).first;  // node-based: the address is stable
-  }
-  mine.emplace(*last, last);  // keyed by a view of the pooled string itself
-  return last;
+  return last = Pool<std::string>::get(s, text_hash(s));
 }
 
 }  // namespace
@@ -44,14 +135,15 @@ void to_json(nlohmann::json& j, const IString& p) { j = p.str(); }
 
 namespace {
 
-struct ListHash {
-  size_t operator()(const std::vector<IString>& v) const {
-    // Interned elements: the pointers identify the texts.
-    size_t h = v.size();
-    for (const auto& e : v) h = h * 1000003u ^ std::hash<const void*>()(e.c_str());
-    return h;
-  }
-};
+// Interned elements: the pointers identify the texts.
+uint64_t list_hash(const std::vector<IString>& v) {
+  uint64_t h = v.size();
+  for (const auto& e : v) h = (std::rotl(h, 5) ^ reinterpret_cast<uintptr_t>(e.c_str())) * 0x517cc1b727220a95ull;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  return h;
+}
 
 const std::vector<IString> kEmptyList;
 
@@ -59,10 +151,7 @@ const std::vector<IString>* intern_list(const std::vector<IString>& v) {
   if (v.empty()) return &kEmptyList;
   thread_local const std::vector<IString>* last = nullptr;
   if (last && *last == v) return last;
-  static std::mutex mu;
-  static auto* pool = new std::unordered_set<std::vector<IString>, ListHash>;  // never destroyed, as above
-  std::lock_guard<std::mutex> lock(mu);
-  return last = &*pool->emplace(v).first;  // node-based: the address is stable
+  return last = Pool<std::vector<IString>>::get(v, list_hash(v));
 }
 
 }  // namespace

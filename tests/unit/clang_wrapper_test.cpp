@@ -142,7 +142,7 @@ TEST(ClangWrapper, S2CpuForwardWrapperModelMatchesPythonWrapper) {
   // Locations are output_code.py lines.
   std::vector<std::string> lines;
   {
-    std::stringstream ss(read_text(c->files.output_code));
+    std::stringstream ss(read_text(c->files.output_code.str()));
     for (std::string l; std::getline(ss, l);) lines.push_back(l);
   }
   ASSERT_GT(c->launches[1].loc.line, 0);

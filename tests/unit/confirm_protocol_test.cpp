@@ -30,7 +30,7 @@ TEST(ConfirmProtocol, RequestCarriesTheFindingAndTheCompileFolder) {
   ASSERT_NE(c, nullptr);
   auto r = confirm_request(a.findings[0], c, o);
   EXPECT_EQ(r["protocol"], 1);
-  EXPECT_EQ(r["compile_dir"], c->files.dir);
+  EXPECT_EQ(r["compile_dir"], c->files.dir.str());
   EXPECT_EQ(r["finding"]["rule"], "reduced-precision-scan");
   EXPECT_EQ(r["device"], "cuda");
 }
