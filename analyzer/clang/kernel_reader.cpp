@@ -507,7 +507,6 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
     for (const clang::Stmt* c : s->children()) lambda_results(c, out);
   }
 
-  // What an initializer or right-hand side computes: op name and operands.
   // classify() into a model statement (whose texts are interned).
   void classify_into(const clang::Expr* e, KernelStmt& st) const {
     std::string op;
@@ -517,6 +516,7 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
     st.operands.assign(operands.begin(), operands.end());
   }
 
+  // What an initializer or right-hand side computes: op name and operands.
   void classify(const clang::Expr* e, std::string& op, std::vector<std::string>& operands) const {
     e = strip(e);
     if (auto* p = llvm::dyn_cast<clang::ParenExpr>(e)) {
