@@ -21,7 +21,9 @@
 #include "analyzer/pipeline.h"
 #include "analyzer/config/config.h"
 #include "analyzer/report/baseline.h"
-#ifdef ILINT_HAVE_CLANG
+#if defined(ILINT_LAZY_CLANG)
+#include "analyzer/clang/clang_plugin.h"
+#elif defined(ILINT_HAVE_CLANG)
 #include "analyzer/clang/clang_reader.h"
 #endif
 #include "analyzer/report/dump_model.h"
@@ -251,8 +253,10 @@ int exit_code(const ilint::Analysis& a, const std::string& fail_on) {
 #endif
 
 int main(int argc, char** argv) {
-#ifdef ILINT_HAVE_CLANG
-  ilint::install_optional_readers();  // the Clang C++ kernel reader
+#if defined(ILINT_LAZY_CLANG)
+  ilint::install_lazy_clang_readers();  // libilint-clang.so, loaded on the first C++ kernel or wrapper
+#elif defined(ILINT_HAVE_CLANG)
+  ilint::install_optional_readers();  // the Clang C++ kernel reader, linked in
 #endif
   CliOptions o;
   int rc = 0;
