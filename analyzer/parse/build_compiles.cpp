@@ -9,6 +9,7 @@
 #include "analyzer/ingest/ingest.h"
 #include "analyzer/parse/fx_json.h"
 #include "analyzer/parse/fx_text.h"
+#include "analyzer/parse/line_scan.h"
 #include "analyzer/parse/output_code.h"
 #include "analyzer/pipeline.h"
 #include "analyzer/util/read_file.h"
@@ -105,13 +106,25 @@ void read_runnable(const std::string& path, Compile& c, std::string& torch_versi
   // file, is not read at all.
   std::string text;
   if (!read_text_file_head(path, "\nclass Repro(", text, diags)) return;
-  static const RE2 cfg(R"((?m)^torch\.(_inductor|_dynamo|_functorch)\.config\.([A-Za-z0-9_.]+) = (.*)$)");
-  re2::StringPiece in(text);
-  std::string mod, key, val;
-  while (RE2::FindAndConsume(&in, cfg, &mod, &key, &val)) c.config[mod.substr(1) + "." + key] = val;
-  static const RE2 ver(R"((?m)^# torch version: (\S+))");
-  std::string v;
-  if (RE2::PartialMatch(text, ver, &v)) torch_version = v;
+  std::vector<scan::ConfigLine> lines;
+  if (scan::runnable_config(text, lines) != scan::Match::Unsure) {
+    for (const auto& l : lines)
+      c.config[std::string(l.module.substr(1)) + "." + std::string(l.key)] = std::string(l.value);
+  } else {
+    static const RE2 cfg(scan::kRunnableConfigPattern);
+    re2::StringPiece in(text);
+    std::string mod, key, val;
+    while (RE2::FindAndConsume(&in, cfg, &mod, &key, &val)) c.config[mod.substr(1) + "." + key] = val;
+  }
+  std::string_view version;
+  scan::Match found = scan::torch_version(text, version);
+  if (found == scan::Match::Yes) {
+    torch_version = std::string(version);
+  } else if (found == scan::Match::Unsure) {
+    static const RE2 ver(scan::kTorchVersionPattern);
+    std::string v;
+    if (RE2::PartialMatch(text, ver, &v)) torch_version = v;
+  }
 }
 
 void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, size_t& files_read,

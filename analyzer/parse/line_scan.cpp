@@ -14,6 +14,9 @@ const char* const kSourceNodesPattern =
     R"(^#\s*Topologically Sorted Source Nodes: \[(.*?)\](?:, Original ATen: \[(.*)\])?\s*$)";
 const char* const kProvenanceHandlePattern = R"(^#\s*\[Provenance debug handles\]\s*(.*?)\s*$)";
 const char* const kFragmentRefPattern = R"(%([A-Za-z_][A-Za-z0-9_]*))";
+const char* const kRunnableConfigPattern =
+    R"((?m)^torch\.(_inductor|_dynamo|_functorch)\.config\.([A-Za-z0-9_.]+) = (.*)$)";
+const char* const kTorchVersionPattern = R"((?m)^# torch version: (\S+))";
 
 namespace {
 
@@ -219,6 +222,72 @@ bool next_fragment_ref(std::string_view& in, std::string_view& name) {
     return true;
   }
   return false;
+}
+
+namespace {
+
+// Calls f(line) for each line of `text` (the bytes between line feeds; the last may be empty)
+// until f returns false. Lines are where (?m)^ and $ match: after and before '\n'.
+template <class F>
+void for_each_line(std::string_view text, F&& f) {
+  size_t start = 0;
+  while (true) {
+    size_t nl = text.find('\n', start);
+    std::string_view line = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+    if (!f(line) || nl == std::string_view::npos) return;
+    start = nl + 1;
+  }
+}
+
+bool is_config_key_char(char c) { return is_alnum_(c) || c == '.'; }
+
+}  // namespace
+
+Match runnable_config(std::string_view text, std::vector<ConfigLine>& out) {
+  // A match cannot cross a line (`.` stops at '\n'), and the next search starts where the last
+  // match ended (at its line's end): so each line is matched on its own, in order.
+  Match result = Match::Yes;
+  for_each_line(text, [&](std::string_view line) {
+    size_t i = 0;
+    if (!eat(line, i, "torch.")) return true;
+    std::string_view module;
+    for (std::string_view m : {"_inductor", "_dynamo", "_functorch"})
+      if (line.compare(i, m.size(), m) == 0) module = line.substr(i, m.size());
+    if (module.empty()) return true;
+    i += module.size();
+    if (!eat(line, i, ".config.")) return true;
+    if (!plain_line(line)) {
+      result = Match::Unsure;  // `.` over non-ASCII bytes: RE2's business
+      return false;
+    }
+    size_t key_start = i;
+    while (i < line.size() && is_config_key_char(line[i])) ++i;
+    // The key's class has no space, so the greedy key ends exactly where " = " must start.
+    size_t key_end = i;
+    if (key_end == key_start || !eat(line, i, " = ")) return true;
+    out.push_back({module, line.substr(key_start, key_end - key_start), line.substr(i)});
+    return true;
+  });
+  return result;
+}
+
+Match torch_version(std::string_view text, std::string_view& version) {
+  Match result = Match::No;
+  for_each_line(text, [&](std::string_view line) {
+    size_t i = 0;
+    if (!eat(line, i, "# torch version: ")) return true;
+    if (!plain_line(line)) {
+      result = Match::Unsure;  // \S over non-ASCII bytes
+      return false;
+    }
+    size_t e = i;
+    while (e < line.size() && !re2_space(line[e])) ++e;
+    if (e == i) return true;  // \S+ needs one byte: try the next line
+    version = line.substr(i, e - i);
+    result = Match::Yes;
+    return false;
+  });
+  return result;
 }
 
 }  // namespace ilint::scan

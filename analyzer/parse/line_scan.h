@@ -12,6 +12,7 @@
 #pragma once
 #include <cstddef>
 #include <string_view>
+#include <vector>
 
 namespace ilint::scan {
 
@@ -62,5 +63,19 @@ Match provenance_handle(std::string_view s, std::string_view& handle);
 // reference in `in`, which is advanced past it. False when there is none. Plain text only.
 extern const char* const kFragmentRefPattern;
 bool next_fragment_ref(std::string_view& in, std::string_view& name);
+
+// The head of fx_graph_runnable.py, a whole text (not one line):
+// (?m)^torch\.(_inductor|_dynamo|_functorch)\.config\.([A-Za-z0-9_.]+) = (.*)$, found and consumed
+// repeatedly (RE2::FindAndConsume): every config line, in order. Unsure when a line that starts
+// like one is not plain.
+extern const char* const kRunnableConfigPattern;
+struct ConfigLine {
+  std::string_view module, key, value;  // module as captured: "_inductor"
+};
+Match runnable_config(std::string_view text, std::vector<ConfigLine>& out);
+
+// (?m)^# torch version: (\S+), the first match in a whole text (RE2::PartialMatch).
+extern const char* const kTorchVersionPattern;
+Match torch_version(std::string_view text, std::string_view& version);
 
 }  // namespace ilint::scan

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -330,4 +331,83 @@ TEST(LineScan, CompileDirNameIsTheRegex) {
     EXPECT_EQ(trailing, m[3].str()) << n;
   }
   EXPECT_GT(matched, 50u);
+}
+
+// build_compiles' read_runnable: the config lines and the torch version of fx_graph_runnable.py's
+// head, on every fixture's head and on mutations of its config and version lines.
+TEST(LineScan, RunnableHeadIsTheRegexes) {
+  RE2 cfg(scan::kRunnableConfigPattern), ver(scan::kTorchVersionPattern);
+  ASSERT_TRUE(cfg.ok() && ver.ok());
+  std::vector<std::string> texts;
+  for (const auto& e : fs::recursive_directory_iterator(ILINT_FIXTURES_DIR)) {
+    if (e.path().filename() != "fx_graph_runnable.py") continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string t = ss.str();
+    texts.push_back(t.substr(0, t.find("\nclass Repro(")));
+  }
+  ASSERT_FALSE(texts.empty());
+  std::sort(texts.begin(), texts.end());
+  texts.erase(std::unique(texts.begin(), texts.end()), texts.end());
+  for (std::string extra : {"torch._inductor.config.a = 1", "torch._inductor.config.a =1\ntorch._dynamo.config.b.c = x y\r\n",
+                            "torch._functorch.config. = 1", "torch._inductor.config.a b = 1", "torch._inductorx.config.a = 1",
+                            " torch._dynamo.config.a = 1", "torch._dynamo.config.a = \xc3\xa9", "torch._dynamo.config.a = ",
+                            "# torch version: ", "# torch version:  2.11\n# torch version: 2.12\x0b+x\r",
+                            "# torch version: 2\xc3\xa9", "x\n# torch version: \t\n# torch version: a b", ""})
+    texts.push_back(extra);
+  // Line-level mutations: each config or version line changed in one place.
+  std::mt19937 rng(7);
+  static const std::string alphabet = " =._\r\t\x0b\xc3\xa9" "az09#\n";
+  size_t base = texts.size();
+  for (size_t t = 0; t < base; ++t) {
+    for (int c = 0; c < 30; ++c) {
+      std::string m = texts[t];
+      std::vector<size_t> starts;
+      for (size_t p = 0; p < m.size();) {
+        if (m.compare(p, 6, "torch.") == 0 || m.compare(p, 9, "# torch v") == 0) starts.push_back(p);
+        size_t nl = m.find('\n', p);
+        if (nl == std::string::npos) break;
+        p = nl + 1;
+      }
+      if (starts.empty()) break;
+      size_t line = starts[rng() % starts.size()];
+      size_t at = line + rng() % 40;
+      if (at > m.size()) at = m.size();
+      if (rng() % 2 && at < m.size()) m.erase(at, 1);
+      else m.insert(at, 1, alphabet[rng() % alphabet.size()]);
+      texts.push_back(m);
+    }
+  }
+  Tally tc, tv;
+  for (const auto& text : texts) {
+    std::vector<scan::ConfigLine> fast;
+    Match m = scan::runnable_config(text, fast);
+    if (m == Match::Unsure) {
+      ++tc.unsure;
+    } else {
+      std::vector<std::string> a, b;
+      for (auto& l : fast) a.push_back(std::string(l.module) + "|" + std::string(l.key) + "|" + std::string(l.value));
+      re2::StringPiece in(text), mod, key, val;
+      while (RE2::FindAndConsume(&in, cfg, &mod, &key, &val))
+        b.push_back(std::string(sv(mod)) + "|" + std::string(sv(key)) + "|" + std::string(sv(val)));
+      ASSERT_EQ(a, b) << text;
+      (a.empty() ? tc.no : tc.yes)++;
+    }
+    std::string_view v;
+    m = scan::torch_version(text, v);
+    re2::StringPiece rv;
+    bool ok = RE2::PartialMatch(text, ver, &rv);
+    if (m == Match::Unsure) {
+      ++tv.unsure;
+      continue;
+    }
+    ASSERT_EQ(m == Match::Yes, ok) << text;
+    (ok ? tv.yes : tv.no)++;
+    if (ok) EXPECT_EQ(v, sv(rv)) << text;
+  }
+  std::cout << "runnable config: " << tc << "\ntorch version: " << tv << "\n";
+  EXPECT_GT(tc.yes, 100u);
+  EXPECT_GT(tv.yes, 100u);
+  EXPECT_GT(tv.no, 0u);
 }
