@@ -11,15 +11,9 @@
 
 namespace {
 
-int line_count(const std::string& s) {
-  int n = 1;
-  for (char c : s) n += c == '\n';
-  return n;
-}
-
 void check_loc(const ilint::SourceLoc& l, const ilint::Kernel& k) {
   if (l.line < 0) ilint::fuzz::fail("negative line");
-  if (l.line > 0 && (l.line < k.source_first_line || l.line >= k.source_first_line + line_count(k.source)))
+  if (l.line > 0 && (l.line < k.source_first_line || l.line >= k.source_first_line + ilint::fuzz::clang_line_count(k.source)))
     ilint::fuzz::fail("location outside the kernel's text");
 }
 

@@ -9,11 +9,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
-  // Lines as Clang and the analyzer's Python tokenizer count them: "\n", "\r\n" and a lone "\r"
-  // each end one (fuzz input 082e7aef had lone CRs: this harness counted only "\n").
-  int lines = 1;
-  for (size_t i = 0; i < text.size(); ++i)
-    lines += text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'));
+  const int lines = ilint::fuzz::clang_line_count(text);
   const int first_line = 25;
   ilint::Compile c;
   c.id = "model__0_inference_0.0";

@@ -14,6 +14,16 @@ namespace ilint::fuzz {
   std::abort();
 }
 
+// Lines of `text` as Clang and the analyzer's Python tokenizer count them: "\n", "\r\n" and a
+// lone "\r" each end one (fuzz inputs 082e7aef and fbd2492e had lone CRs; the harnesses had
+// counted only "\n" and reported valid locations as outside the text).
+inline int clang_line_count(const std::string& text) {
+  int lines = 1;
+  for (size_t i = 0; i < text.size(); ++i)
+    lines += text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'));
+  return lines;
+}
+
 // Source ranges lie inside the source and are ordered: Module::text_of and the readers that
 // slice the source by these offsets rely on it.
 inline void check_expr(const py::Module& m, const py::Expr* e, int depth = 0) {

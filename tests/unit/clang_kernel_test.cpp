@@ -411,3 +411,31 @@ TEST(ClangKernel, ThroughThePipelineTheOutputCodeParserHandsKernelsToClang) {
   }
   EXPECT_NE(lines[fwd->body_loc.line - 1].find("extern \"C\""), std::string::npos);
 }
+
+// Clang ends a line at a lone "\r" too, as the Python tokenizer does when it numbers the lines of
+// output_code.py: a kernel whose lines end in lone CRs maps every access to the same line as with
+// "\n" (the fuzz_cpp_kernel harness once counted only "\n" and saw these as outside the kernel).
+TEST(ClangKernel, LoneCarriageReturnsEndLinesLikeNewlines) {
+  fs::path file = output_code("s2_cpu", "model__0_forward");
+  ASSERT_FALSE(file.empty());
+  size_t compared = 0;
+  for (auto& s : find_embedded_cpp_sources(read_text(file))) {
+    if (s.name == "cpp_wrapper_src") continue;
+    Kernel lf = kernel_from(s, file.string()), cr = kernel_from(s, file.string());
+    for (char& ch : cr.source)
+      if (ch == '\n') ch = '\r';
+    DiagSink d1, d2;
+    read_cpp_kernel_clang(lf, file.string(), d1);
+    read_cpp_kernel_clang(cr, file.string(), d2);
+    for (auto& d : d2.sorted()) ADD_FAILURE() << d.code << ": " << d.message << " at " << d.loc.line;
+    ASSERT_FALSE(lf.loads.empty()) << s.name;
+    ASSERT_EQ(lf.loads.size(), cr.loads.size()) << s.name;
+    for (size_t i = 0; i < lf.loads.size(); ++i) EXPECT_EQ(lf.loads[i].loc.line, cr.loads[i].loc.line) << s.name << " " << i;
+    ASSERT_EQ(lf.stores.size(), cr.stores.size()) << s.name;
+    for (size_t i = 0; i < lf.stores.size(); ++i) EXPECT_EQ(lf.stores[i].loc.line, cr.stores[i].loc.line) << s.name;
+    ASSERT_EQ(lf.stmts.size(), cr.stmts.size()) << s.name;
+    for (size_t i = 0; i < lf.stmts.size(); ++i) EXPECT_EQ(lf.stmts[i].loc.line, cr.stmts[i].loc.line) << s.name;
+    ++compared;
+  }
+  EXPECT_GT(compared, 0u);
+}
