@@ -26,8 +26,7 @@ class IStringMap {
     return it->second;
   }
   const_iterator find(std::string_view key) const {
-    auto it = std::lower_bound(items_.begin(), items_.end(), key,
-                               [](const value_type& e, std::string_view k) { return std::string_view(e.first) < k; });
+    auto it = std::lower_bound(items_.begin(), items_.end(), key, key_less);
     return it != items_.end() && std::string_view(it->first) == key ? it : items_.end();
   }
   const IString& at(std::string_view key) const {
@@ -45,10 +44,8 @@ class IStringMap {
   bool operator==(const IStringMap&) const = default;
 
  private:
-  iterator lower(std::string_view key) {
-    return std::lower_bound(items_.begin(), items_.end(), key,
-                            [](const value_type& e, std::string_view k) { return std::string_view(e.first) < k; });
-  }
+  static bool key_less(const value_type& e, std::string_view k) { return std::string_view(e.first) < k; }
+  iterator lower(std::string_view key) { return std::lower_bound(items_.begin(), items_.end(), key, key_less); }
   std::vector<value_type> items_;
 };
 

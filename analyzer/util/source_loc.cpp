@@ -162,10 +162,6 @@ const std::vector<IString>* intern_list(const std::vector<IString>& v) {
 IStringList::IStringList() : v_(&kEmptyList) {}
 IStringList::IStringList(const std::vector<IString>& v) : v_(intern_list(v)) {}
 
-std::ostream& operator<<(std::ostream& os, const IStringList& p) {
-  for (size_t i = 0; i < p.size(); ++i) os << (i ? ", " : "") << p[i];
-  return os;
-}
 void to_json(nlohmann::json& j, const IStringList& p) {
   j = nlohmann::json::array();
   for (const auto& e : p) j.push_back(e.str());

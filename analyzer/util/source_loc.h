@@ -90,7 +90,6 @@ class IStringList {
   const std::vector<IString>* v_;
 };
 
-std::ostream& operator<<(std::ostream& os, const IStringList& p);
 void to_json(nlohmann::json& j, const IStringList& p);
 
 struct SourceLoc {
