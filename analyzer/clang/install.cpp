@@ -8,10 +8,7 @@ void install_clang_kernel_reader() { set_cpp_kernel_reader(read_cpp_kernels_clan
 
 void install_optional_readers() {
   install_clang_kernel_reader();
-  set_cpp_wrapper_reader([](Compile& c, const std::string& source, int first_line, const FilePath& file,
-                            DiagSink& diags, std::vector<size_t>* kernels_to_read) {
-    read_cpp_wrapper_clang(c, source, first_line, file, diags, kernels_to_read);
-  });
+  set_cpp_wrapper_reader(read_cpp_wrapper_clang);  // its bool result is not used by the pipeline
 }
 
 }  // namespace ilint

@@ -3,19 +3,10 @@
 
 #include "analyzer/clang/clang_reader.h"
 
-namespace {
-
-bool read_wrapper(ilint::Compile& c, const std::string& source, int first_line, const ilint::FilePath& file,
-                  ilint::DiagSink& diags, std::vector<size_t>* kernels_to_read) {
-  return ilint::read_cpp_wrapper_clang(c, source, first_line, file, diags, kernels_to_read);
-}
-
-}  // namespace
-
 extern "C" __attribute__((visibility("default"))) int ilint_clang_plugin_readers(const ilint::ClangPluginAbi* abi,
                                                                                 ilint::ClangPluginReaders* out) {
   if (!abi || !out || !(*abi == ilint::ClangPluginAbi{})) return 0;
   out->read_kernels = &ilint::read_cpp_kernels_clang;
-  out->read_wrapper = &read_wrapper;
+  out->read_wrapper = &ilint::read_cpp_wrapper_clang;
   return 1;
 }
