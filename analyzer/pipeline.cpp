@@ -7,6 +7,7 @@
 #include <set>
 
 #include "analyzer/rule.h"
+#include "analyzer/util/parallel.h"
 
 namespace ilint {
 
@@ -17,17 +18,18 @@ void run_rules(const Program& program, const AnalyzeOptions& opts, std::vector<F
   std::set<std::string> off(opts.disabled_rules.begin(), opts.disabled_rules.end());
   for (const auto& id : only)
     if (!reg.create(id)) diags.warning("unknown-rule", "no rule named '" + id + "'");
-  for (const auto& id : reg.ids()) {
-    if (!only.empty() && !only.count(id)) continue;
-    if (off.count(id)) continue;
-    auto rule = reg.create(id);
-    std::vector<Finding> found;
-    rule->check(program, found);
-    for (auto& f : found) {
-      f.rule = id;
+  std::vector<std::string> ids;
+  for (const auto& id : reg.ids())
+    if ((only.empty() || only.count(id)) && !off.count(id)) ids.push_back(id);
+  // Rules only read the model: they run side by side, each into its own list, and the lists are
+  // joined in registry order, so the findings are the same at any -j.
+  std::vector<std::vector<Finding>> found(ids.size());
+  parallel_for(ids.size(), opts.jobs, [&](size_t i) { reg.create(ids[i])->check(program, found[i]); });
+  for (size_t i = 0; i < ids.size(); ++i)
+    for (auto& f : found[i]) {
+      f.rule = ids[i];
       out.push_back(std::move(f));
     }
-  }
   finalize_findings(out);
 }
 
@@ -61,7 +63,7 @@ void analyze(const AnalyzeOptions& opts, Analysis& out) {
   };
   out.program.inputs = opts.paths;
   stage("reading inputs", "ingest");
-  out.ingest = ingest_paths(opts.paths, out.diags);
+  out.ingest = ingest_paths(opts.paths, out.diags, opts.jobs);
   stage("parsing " + std::to_string(out.ingest.compiles.size()) + " compiles", "parse compiles");
   std::vector<CppKernelJob> cpp_kernels;
   out.files_read =

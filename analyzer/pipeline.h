@@ -14,7 +14,7 @@ namespace ilint {
 
 struct AnalyzeOptions {
   std::vector<std::string> paths;
-  int jobs = 1;                         // parser threads
+  int jobs = 1;                         // threads (ingest, parsers, rules)
   std::vector<std::string> only_rules;  // empty: every registered rule
   std::vector<std::string> disabled_rules;
   // Kernel source texts stay in the model only when a report shows them (HTML): every rule

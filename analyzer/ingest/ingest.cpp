@@ -1,13 +1,17 @@
 #include "analyzer/ingest/ingest.h"
 
 #include <algorithm>
+#include <condition_variable>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <regex>
 #include <set>
 #include <system_error>
+#include <thread>
 
 namespace fs = std::filesystem;
 
@@ -43,15 +47,59 @@ bool looks_like_fx_json(const fs::path& p) {
   return h.find("\"inductor_lint_fx_graph\"") != std::string::npos;
 }
 
+// Folders still to list, shared by the threads that walk. A thread takes one, lists it, hands
+// its subfolders back, and stops when none is left and no other thread can add more.
+class FolderQueue {
+ public:
+  void push(fs::path dir, int depth) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      todo_.emplace_back(std::move(dir), depth);
+    }
+    cv_.notify_one();
+  }
+  // False when the walk is over. Otherwise the caller owns one folder until it calls done().
+  bool pop(fs::path& dir, int& depth) {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return !todo_.empty() || busy_ == 0; });
+    if (todo_.empty()) return false;
+    // Last in, first out: depth first, so the folders waiting stay few.
+    dir = std::move(todo_.back().first);
+    depth = todo_.back().second;
+    todo_.pop_back();
+    ++busy_;
+    return true;
+  }
+  void done() {
+    bool over;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      over = --busy_ == 0 && todo_.empty();
+    }
+    if (over) cv_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<std::pair<fs::path, int>> todo_;
+  int busy_ = 0;
+};
+
+// What one walking thread finds. Nothing it adds depends on the order folders are visited in
+// (ingest_paths merges the walkers' maps and sorts every list), so any split over threads
+// gives the same IngestResult.
 struct Walker {
   DiagSink& diags;
-  IngestResult& out;
+  IngestResult out;
   std::map<std::string, CompileFiles> compile_dirs;  // by folder path
   std::set<std::string> seen_files;
   // Whether the last folder asked about holds output_code.py or fx_graph_readable.py (the files
   // of a folder are classified one after the other: two stats per folder, not per file).
   std::string compile_dir_checked;
   bool compile_dir_answer = false;
+
+  explicit Walker(DiagSink& d) : diags(d) {}
 
   bool is_compile_dir(const fs::path& dir) {
     if (compile_dir_checked.empty() || compile_dir_checked != dir.native()) {
@@ -98,7 +146,8 @@ struct Walker {
                               fs::exists(p.parent_path() / "fx_graph_readable.py"))) {
         CompileFiles& cf = compile_dirs[p.parent_path().string()];
         cf.dir = p.parent_path().string();
-        cf.fx_json = path;
+        // Two graph JSONs in one folder: the last by name, whatever order the folder lists in.
+        if (cf.fx_json.empty() || cf.fx_json.str() < path) cf.fx_json = path;
         return;
       }
       CompileFiles cf;
@@ -117,7 +166,8 @@ struct Walker {
     if (given_directly) diags.warning("ingest-unknown-file", "not a file inductor-lint reads; ignored", SourceLoc{path, 0, 0});
   }
 
-  void walk(const fs::path& root, int depth) {
+  // Lists one folder: its files are classified, its subfolders go to the queue.
+  void list_folder(const fs::path& root, int depth, FolderQueue& queue) {
     if (depth > kMaxDepth) {
       diags.warning("ingest-too-deep", "folder nesting deeper than " + std::to_string(kMaxDepth) + "; not descended",
                     SourceLoc{root.string(), 0, 0});
@@ -129,20 +179,9 @@ struct Walker {
       diags.warning("ingest-unreadable", "cannot list folder: " + ec.message(), SourceLoc{root.string(), 0, 0});
       return;
     }
-    std::vector<fs::directory_entry> entries;
     for (; it != fs::directory_iterator(); it.increment(ec)) {
       if (ec) break;
-      entries.push_back(*it);
-    }
-    // In path order. All entries share the folder, so that is the order of their last components
-    // as strings (compared without building a path per comparison).
-    auto last = [](const fs::directory_entry& e) {
-      std::string_view n = e.path().native();
-      size_t slash = n.rfind('/');
-      return slash == std::string_view::npos ? n : n.substr(slash + 1);
-    };
-    std::sort(entries.begin(), entries.end(), [&](auto& a, auto& b) { return last(a) < last(b); });
-    for (auto& e : entries) {
+      const fs::directory_entry& e = *it;
       std::error_code ec2;
       if (e.is_symlink(ec2)) {
         // Files behind links are read; folders behind links are not entered (loops).
@@ -150,13 +189,34 @@ struct Walker {
         continue;
       }
       if (e.is_directory(ec2)) {
-        walk(e.path(), depth + 1);
+        queue.push(e.path(), depth + 1);
       } else if (e.is_regular_file(ec2)) {
         classify_file(e.path(), false);
       }
     }
   }
+
+  void walk(FolderQueue& queue) {
+    fs::path dir;
+    int depth = 0;
+    while (queue.pop(dir, depth)) {
+      list_folder(dir, depth, queue);
+      queue.done();
+    }
+  }
 };
+
+// `from`'s paths fill the fields `into` lacks (a folder reached through two given paths is
+// listed twice, with the same files).
+void merge_compile_files(CompileFiles& into, const CompileFiles& from) {
+  for (auto [a, b] : {std::pair{&into.dir, &from.dir}, {&into.output_code, &from.output_code},
+                      {&into.fx_graph_readable, &from.fx_graph_readable},
+                      {&into.fx_graph_runnable, &from.fx_graph_runnable},
+                      {&into.fx_graph_transformed, &from.fx_graph_transformed},
+                      {&into.provenance_json, &from.provenance_json}})
+    if (a->empty()) *a = *b;
+  if (into.fx_json.empty() || into.fx_json.str() < from.fx_json.str()) into.fx_json = from.fx_json;
+}
 
 }  // namespace
 
@@ -189,9 +249,41 @@ bool parse_compile_dir_name(const std::string& name, int& model_index, std::stri
   return false;
 }
 
-IngestResult ingest_paths(const std::vector<std::string>& paths, DiagSink& diags) {
-  IngestResult out;
-  Walker w{diags, out, {}, {}, {}, false};
+namespace {
+
+// Everything `from` found, added to `into` as if `into` had found it next: a file already
+// listed (given twice, or inside two given folders) keeps its first classification.
+void merge_walker(Walker& into, Walker& from) {
+  for (auto& [dir, cf] : from.compile_dirs) merge_compile_files(into.compile_dirs[dir], cf);
+  into.out.compiles.insert(into.out.compiles.end(), from.out.compiles.begin(), from.out.compiles.end());
+  for (auto [to, list] : {std::pair{&into.out.dynamo_debug_logs, &from.out.dynamo_debug_logs},
+                          {&into.out.aot_debug_logs, &from.out.aot_debug_logs},
+                          {&into.out.trace_logs, &from.out.trace_logs}, {&into.out.torch_logs, &from.out.torch_logs},
+                          {&into.out.capture_stdout, &from.out.capture_stdout},
+                          {&into.out.user_sources, &from.out.user_sources}})
+    for (auto& f : *list) into.add_unique(*to, f);
+}
+
+// Walks one given folder on `threads` threads. Listing folders is most of ingest's time
+// (getdents and a stat per compile folder); what each thread finds is merged into `into` in
+// thread order, which cannot change the result: within one folder tree no file is found twice.
+void walk_folder(const fs::path& root, int threads, Walker& into) {
+  FolderQueue queue;
+  queue.push(root, 0);
+  std::vector<std::unique_ptr<Walker>> walkers;
+  for (int t = 0; t < threads; ++t) walkers.push_back(std::make_unique<Walker>(into.diags));
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back([&, t] { walkers[t]->walk(queue); });
+  walkers[0]->walk(queue);
+  for (auto& t : pool) t.join();
+  for (auto& w : walkers) merge_walker(into, *w);
+}
+
+}  // namespace
+
+IngestResult ingest_paths(const std::vector<std::string>& paths, DiagSink& diags, int jobs) {
+  Walker w(diags);
+  // The paths in the order given: a file named twice keeps what the first naming made of it.
   for (const auto& p : paths) {
     std::error_code ec;
     fs::path path(p);
@@ -201,13 +293,14 @@ IngestResult ingest_paths(const std::vector<std::string>& paths, DiagSink& diags
       continue;
     }
     if (fs::is_directory(st)) {
-      w.walk(path, 0);
+      walk_folder(path, std::max(1, jobs), w);
     } else if (fs::is_regular_file(st)) {
       w.classify_file(path, true);
     } else {
       diags.error("ingest-unreadable", "not a regular file or folder", SourceLoc{p, 0, 0});
     }
   }
+  IngestResult& out = w.out;
   for (auto& [dir, cf] : w.compile_dirs) {
     // The run_* folder two levels up (run_*/torchinductor/model__...).
     fs::path d(dir);
@@ -225,7 +318,7 @@ IngestResult ingest_paths(const std::vector<std::string>& paths, DiagSink& diags
   for (auto* v : {&out.dynamo_debug_logs, &out.aot_debug_logs, &out.trace_logs, &out.torch_logs,
                   &out.capture_stdout, &out.user_sources})
     std::sort(v->begin(), v->end());
-  return out;
+  return std::move(out);
 }
 
 }  // namespace ilint

@@ -20,8 +20,9 @@ struct IngestResult {
 };
 
 // Walks each path (a file or a folder, at any depth). Symlinks are not followed into folders, so
-// a symlink loop cannot hang the walk. Results are sorted so that output is deterministic.
-IngestResult ingest_paths(const std::vector<std::string>& paths, DiagSink& diags);
+// a symlink loop cannot hang the walk. Folders are listed on up to `jobs` threads; results are
+// sorted, so they are the same at any `jobs`.
+IngestResult ingest_paths(const std::vector<std::string>& paths, DiagSink& diags, int jobs = 1);
 
 // Splits "model__0_forward_1.0" into its parts; false when the name is not of that form.
 bool parse_compile_dir_name(const std::string& name, int& model_index, std::string& kind, std::string& trailing);

@@ -1,7 +1,5 @@
 // The parse stage: turns each ingested compile's files into a Compile of the model.
-#include <atomic>
 #include <filesystem>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 #include <re2/re2.h>
@@ -12,6 +10,7 @@
 #include "analyzer/parse/line_scan.h"
 #include "analyzer/parse/output_code.h"
 #include "analyzer/pipeline.h"
+#include "analyzer/util/parallel.h"
 #include "analyzer/util/read_file.h"
 
 namespace fs = std::filesystem;
@@ -210,20 +209,12 @@ size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags,
   std::vector<std::string> versions(n);
   std::vector<size_t> read(n, 0);
   std::vector<std::vector<size_t>> cpp_kernels(n);
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < n;) {
-      build_one(in.compiles[i], compiles[i], versions[i], read[i], cpp_kernels[i], diags);
-      if (!keep_kernel_sources)
-        for (auto& k : compiles[i].kernels)
-          if (k.backend != KernelBackend::Cpp) std::string().swap(k.source);
-    }
-  };
-  int threads = std::max(1, std::min<int>(jobs, static_cast<int>(n)));
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+  parallel_for(n, jobs, [&](size_t i) {
+    build_one(in.compiles[i], compiles[i], versions[i], read[i], cpp_kernels[i], diags);
+    if (!keep_kernel_sources)
+      for (auto& k : compiles[i].kernels)
+        if (k.backend != KernelBackend::Cpp) std::string().swap(k.source);
+  });
   // The C++ kernels of every compile, read together: the reader parses each distinct source
   // once and batches them (many kernels per Clang run), on `jobs` threads. The kernels are
   // addressed in the model's final place (program.compiles, moved below).

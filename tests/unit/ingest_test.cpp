@@ -1,0 +1,81 @@
+// Ingest: the folder walk finds the same files at any number of threads, and a file named twice
+// (given directly and inside a given folder) keeps what its first naming made of it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "analyzer/ingest/ingest.h"
+#include "test_util.h"
+
+using namespace ilint;
+using namespace ilint::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Every path of an IngestResult, one line each, with the list it is in: two results are the
+// same ingest when these texts are equal.
+std::string describe(const IngestResult& r) {
+  std::string s;
+  for (const auto& c : r.compiles)
+    s += "compile " + c.dir.str() + " | " + c.output_code.str() + " | " + c.fx_graph_readable.str() + " | " +
+         c.fx_graph_runnable.str() + " | " + c.fx_graph_transformed.str() + " | " + c.provenance_json.str() + " | " +
+         c.fx_json.str() + " | " + c.run_dir.str() + "\n";
+  for (auto [name, list] : {std::pair{"dynamo", &r.dynamo_debug_logs}, {"aot", &r.aot_debug_logs},
+                            {"trace", &r.trace_logs}, {"torch", &r.torch_logs}, {"stdout", &r.capture_stdout},
+                            {"user", &r.user_sources}})
+    for (const auto& f : *list) s += std::string(name) + " " + f + "\n";
+  return s;
+}
+
+std::string ingest(const std::vector<std::string>& paths, int jobs, size_t* diags = nullptr) {
+  DiagSink d;
+  std::string s = describe(ingest_paths(paths, d, jobs));
+  if (diags) *diags = d.size();
+  return s;
+}
+
+}  // namespace
+
+TEST(Ingest, SameFilesAtAnyNumberOfThreads) {
+  // Several captures side by side and nested at different depths, a symlink loop and a folder
+  // too deep: enough folders that the threads share the walk.
+  TempDir t;
+  const char* captures[] = {"s2_cuda", "prec_cumsum_bf16", "clean_compiled_adam", "s1_cuda"};
+  for (int copy = 0; copy < 3; ++copy)
+    for (const char* name : captures) {
+      if (!fs::exists(fixture(name))) continue;
+      fs::path to = t.path / ("run" + std::to_string(copy)) / std::string(copy, 'n') / name;
+      fs::create_directories(to);
+      fs::copy(fixture(name), to, fs::copy_options::recursive);
+    }
+  fs::create_directory_symlink(t.path, t.path / "run0" / "loop");
+  fs::path deep = t.path / "deep";
+  for (int i = 0; i < 70; ++i) deep /= "d";
+  fs::create_directories(deep);
+  write_all(deep / "stderr.txt", "x\n");
+  size_t diags1 = 0;
+  const std::string one = ingest({t.path.string()}, 1, &diags1);
+  ASSERT_NE(one.find("compile "), std::string::npos);
+  EXPECT_EQ(diags1, 1u);  // the folder too deep
+  for (int jobs : {2, 3, 8}) {
+    size_t diags = 0;
+    EXPECT_EQ(ingest({t.path.string()}, jobs, &diags), one) << jobs << " threads";
+    EXPECT_EQ(diags, diags1) << jobs << " threads";
+  }
+}
+
+TEST(Ingest, AFileNamedTwiceKeepsItsFirstNaming) {
+  // A capture's stdout.txt found in its folder is what the run printed; named on the command
+  // line it is read as a TORCH_LOGS text. Whichever comes first decides, at any thread count.
+  const std::string dir = fixture("clean_compiled_adam");
+  const std::string out = dir + "/stdout.txt";
+  ASSERT_TRUE(fs::exists(out));
+  for (int jobs : {1, 2}) {
+    std::string folder_first = ingest({dir, out}, jobs), file_first = ingest({out, dir}, jobs);
+    EXPECT_NE(folder_first.find("stdout " + out + "\n"), std::string::npos) << jobs;
+    EXPECT_EQ(folder_first.find("torch " + out + "\n"), std::string::npos) << jobs;
+    EXPECT_NE(file_first.find("torch " + out + "\n"), std::string::npos) << jobs;
+    EXPECT_EQ(file_first.find("stdout " + out + "\n"), std::string::npos) << jobs;
+  }
+}
