@@ -51,7 +51,7 @@ TEST(ReadHead, ChecksTheBytesItReadsAndRefusesWhatIsNotAFile) {
   EXPECT_EQ(diags[0].code, "read-not-utf8");
   EXPECT_EQ(diags[0].loc.line, 2);
 
-  // A FIFO would block a reader forever: refused without opening it.
+  // A FIFO would block a reader forever: refused without waiting for a writer.
   ASSERT_EQ(mkfifo((t.path / "fifo").c_str(), 0600), 0);
   DiagSink d2;
   EXPECT_FALSE(read_text_file_head((t.path / "fifo").string(), "\nclass Repro(", out, d2));
@@ -59,6 +59,43 @@ TEST(ReadHead, ChecksTheBytesItReadsAndRefusesWhatIsNotAFile) {
   DiagSink d3;
   EXPECT_FALSE(read_text_file_head((t.path / "missing").string(), "x", out, d3));
   EXPECT_TRUE(has_code(d3, "read-failed"));
+}
+
+TEST(ReadFile, ReadsWhatIsThereAndNamesWhatItRefuses) {
+  TempDir t;
+  std::string big(200000, 'x');
+  big += "\nend\n";
+  write_all(t.path / "big.py", big);
+  std::string out;
+  DiagSink d;
+  ASSERT_TRUE(read_text_file((t.path / "big.py").string(), out, d));
+  EXPECT_EQ(out, big);
+  EXPECT_EQ(d.size(), 0u);
+  // A file whose size stat reports as 0 but which has bytes (procfs): read to its end.
+  ASSERT_TRUE(read_text_file("/proc/self/status", out, d));
+  EXPECT_NE(out.find("Name:"), std::string::npos);
+  write_all(t.path / "empty.py", "");
+  ASSERT_TRUE(read_text_file((t.path / "empty.py").string(), out, d));
+  EXPECT_TRUE(out.empty());
+  EXPECT_TRUE(has_code(d, "read-empty"));
+
+  auto refused = [&](const std::filesystem::path& p, const std::string& message) {
+    DiagSink sink;
+    std::string text;
+    EXPECT_FALSE(read_text_file(p.string(), text, sink)) << p;
+    auto diags = sink.sorted();
+    ASSERT_EQ(diags.size(), 1u) << p;
+    EXPECT_EQ(diags[0].code, "read-failed") << p;
+    EXPECT_EQ(diags[0].message, message) << p;
+    EXPECT_EQ(diags[0].loc.file.str(), p.string());
+  };
+  ASSERT_EQ(mkfifo((t.path / "fifo").c_str(), 0600), 0);
+  refused(t.path / "fifo", "cannot read file: Operation not supported");  // and no wait for a writer
+  refused(t.path, "cannot read file: Is a directory");
+  refused(t.path / "missing.py", "cannot read file: No such file or directory");
+  DiagSink d4;
+  EXPECT_FALSE(read_text_file((t.path / "big.py").string(), out, d4, 1000));
+  EXPECT_TRUE(has_code(d4, "read-too-large"));
 }
 
 namespace {
