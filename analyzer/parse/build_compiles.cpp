@@ -23,55 +23,42 @@ namespace {
 // ..., "postToCppCode": ...}, read as a stream of JSON events straight into the maps (no document
 // tree: these files are a large share of a compile's bytes). Only string elements of an array
 // under a key of cppCodeToPost or postToCppCode are kept (see Provenance); the rest is skipped.
-class ProvenanceReader : public nlohmann::json_sax<nlohmann::json> {
+class ProvenanceBuilder : public scan::JsonEvents {
  public:
-  explicit ProvenanceReader(Provenance& out) : out_(out) {}
+  explicit ProvenanceBuilder(Provenance& out) : out_(out) {}
   bool top_is_object() const { return top_is_object_; }
 
-  bool start_object(std::size_t) override {
+  void start_object() override {
     if (depth_ == 0) top_is_object_ = true;
     if (depth_ == 1) map_ = pending_map_;
     ++depth_;
-    return true;
   }
-  bool end_object() override {
+  void end_object() override {
     --depth_;
     if (depth_ == 1) map_ = nullptr;
-    return true;
   }
-  bool start_array(std::size_t) override {
+  void start_array() override {
     // An array directly under a key of one of the maps (depth 2) holds the names.
     in_names_ = depth_ == 2 && map_ != nullptr;
     names_ = nullptr;  // the entry is made with its first name, as the maps never hold empty lists
     ++depth_;
-    return true;
   }
-  bool end_array() override {
+  void end_array() override {
     --depth_;
     if (depth_ == 2) in_names_ = false;
-    return true;
   }
-  bool key(string_t& k) override {
+  void key(std::string_view k) override {
     if (depth_ == 1) pending_map_ = k == "cppCodeToPost"   ? &out_.kernel_to_post
                                     : k == "postToCppCode" ? &out_.post_to_kernel
                                                            : nullptr;
     if (depth_ == 2) entry_ = k;
-    return true;
   }
-  bool string(string_t& s) override {
+  void string(std::string_view s) override {
     if (in_names_ && depth_ == 3) {
       if (!names_) names_ = &(*map_)[entry_];
       names_->emplace_back(s);
     }
-    return true;
   }
-  bool null() override { return true; }
-  bool boolean(bool) override { return true; }
-  bool number_integer(number_integer_t) override { return true; }
-  bool number_unsigned(number_unsigned_t) override { return true; }
-  bool number_float(number_float_t, const string_t&) override { return true; }
-  bool binary(binary_t&) override { return true; }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
 
  private:
   Provenance& out_;
@@ -84,14 +71,50 @@ class ProvenanceReader : public nlohmann::json_sax<nlohmann::json> {
   std::vector<IString>* names_ = nullptr;
 };
 
+// nlohmann's events into a ProvenanceBuilder: for the files scan::json_strings leaves to it.
+class ProvenanceSax : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  explicit ProvenanceSax(ProvenanceBuilder& b) : b_(b) {}
+  bool start_object(std::size_t) override { return b_.start_object(), true; }
+  bool end_object() override { return b_.end_object(), true; }
+  bool start_array(std::size_t) override { return b_.start_array(), true; }
+  bool end_array() override { return b_.end_array(), true; }
+  bool key(string_t& k) override { return b_.key(k), true; }
+  bool string(string_t& s) override { return b_.string(s), true; }
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+ private:
+  ProvenanceBuilder& b_;
+};
+
 void read_provenance(const FilePath& path, Compile& c, DiagSink& diags) {
   std::string text;
   if (!read_text_file(path, text, diags)) return;
   // Into a scratch model first: a file that turns out not to be JSON leaves no facts behind.
   Provenance read;
-  ProvenanceReader reader(read);
-  bool ok = nlohmann::json::sax_parse(text, &reader, nlohmann::json::input_format_t::json, /*strict=*/true);
-  if (!ok || !reader.top_is_object()) {
+  bool ok, top_is_object;
+  {
+    // The hand scanner reads what torch writes (objects, arrays, plain strings) at a fraction of
+    // nlohmann's cost (its lexer was ~8% of a Triton corpus run's instructions); anything else
+    // is parsed again by nlohmann from the start.
+    ProvenanceBuilder fast(read);
+    ok = scan::json_strings(text, fast) == scan::Match::Yes;
+    top_is_object = fast.top_is_object();
+  }
+  if (!ok) {
+    read = Provenance{};
+    ProvenanceBuilder builder(read);
+    ProvenanceSax sax(builder);
+    ok = nlohmann::json::sax_parse(text, &sax, nlohmann::json::input_format_t::json, /*strict=*/true);
+    top_is_object = builder.top_is_object();
+  }
+  if (!ok || !top_is_object) {
     diags.warning("parse-json", "provenance mapping is not a JSON object; ignored", SourceLoc{path, 1, 0});
     return;
   }

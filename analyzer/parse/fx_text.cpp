@@ -2,7 +2,8 @@
 
 #include <re2/re2.h>
 
-#include <set>
+#include <string_view>
+#include <unordered_set>
 
 #include "analyzer/parse/line_scan.h"
 #include "analyzer/parse/python.h"
@@ -13,12 +14,10 @@ namespace {
 
 std::string_view sv(const re2::StringPiece& p) { return std::string_view(p.data(), p.size()); }
 
-std::vector<std::string> split_top(std::string_view s) {
-  // Splits "8, 1, s0 + 1" at top-level commas.
-  std::vector<std::string> out;
-  size_t commas = 0;
-  for (char c : s) commas += c == ',';
-  out.reserve(commas + 1);  // no regrowth (a few more slots than pieces inside brackets)
+// Splits "8, 1, s0 + 1" at top-level commas; each piece whitespace-normalized and handed to
+// `emit`, the last only when it is not empty ("8, 1," has two pieces).
+template <class Emit>
+void split_top_each(std::string_view s, Emit&& emit) {
   int d = 0;
   size_t start = 0;
   for (size_t i = 0; i < s.size(); ++i) {
@@ -26,12 +25,48 @@ std::vector<std::string> split_top(std::string_view s) {
     if (c == '(' || c == '[') ++d;
     if (c == ')' || c == ']') --d;
     if (c == ',' && d == 0) {
-      out.push_back(py::normalize_space(s.substr(start, i - start)));
+      emit(s.substr(start, i - start), false);
       start = i + 1;
     }
   }
-  std::string last = py::normalize_space(s.substr(start));
-  if (!last.empty()) out.push_back(std::move(last));
+  emit(s.substr(start), true);
+}
+
+size_t top_piece_bound(std::string_view s) {
+  size_t commas = 0;
+  for (char c : s) commas += c == ',';
+  return commas + 1;  // a few more slots than pieces inside brackets: no regrowth
+}
+
+std::vector<std::string> split_top(std::string_view s) {
+  std::vector<std::string> out;
+  out.reserve(top_piece_bound(s));
+  split_top_each(s, [&](std::string_view piece, bool last) {
+    std::string t = py::normalize_space(piece);
+    if (!last || !t.empty()) out.push_back(std::move(t));
+  });
+  return out;
+}
+
+bool has_space(std::string_view s) {
+  for (char c : s)
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') return true;
+  return false;
+}
+
+// split_top's pieces interned. A piece with no whitespace is its own normal form: interned
+// from the view, without a string made per piece (shapes and strides of every node).
+IStringList split_top_interned(std::string_view s) {
+  std::vector<IString> out;
+  out.reserve(top_piece_bound(s));
+  split_top_each(s, [&](std::string_view piece, bool last) {
+    if (!has_space(piece)) {
+      if (!last || !piece.empty()) out.emplace_back(piece);
+      return;
+    }
+    std::string t = py::normalize_space(piece);
+    if (!last || !t.empty()) out.emplace_back(t);
+  });
   return out;
 }
 
@@ -74,8 +109,8 @@ TensorMeta parse_value_annotation(std::string_view text, ValueKind& kind) {
     m.dtype = parse_dtype(t.dtype);
     if (m.dtype == DType::Unknown && t.dtype != "unknown") return m;
     kind = ValueKind::Tensor;
-    m.shape = to_istrings(split_top(t.shape));
-    m.stride = to_istrings(split_top(t.stride));
+    m.shape = split_top_interned(t.shape);
+    m.stride = split_top_interned(t.stride);
     m.device = py::normalize_space(t.device);
   }
   return m;
@@ -115,7 +150,7 @@ bool parse_graph_fragment_line(std::string_view line, FxNode& out) {
   out.meta = parse_value_annotation(f.annotation, k);
   out.kind = f.type == "Tensor" ? ValueKind::Tensor : (f.type == "Sym" ? k : k);
   if (f.type == "Tensor") out.kind = ValueKind::Tensor;
-  out.args = to_istrings(split_top(f.args));
+  out.args = split_top_interned(f.args);
   for (auto& kv : split_top(f.kwargs)) {
     auto colon = kv.find(':');
     if (colon == std::string::npos) continue;
@@ -153,7 +188,10 @@ bool parse_file_comment(std::string_view c, SourceLoc& loc, std::string& fn, std
   return true;
 }
 
-void collect_names(const py::Expr& e, const std::set<std::string, std::less<>>& known, std::vector<IString>& out) {
+// The node names defined so far, as views into the graph file's text (which outlives the parse).
+using KnownNames = std::unordered_set<std::string_view>;
+
+void collect_names(const py::Expr& e, const KnownNames& known, std::vector<IString>& out) {
   if (e.kind == py::Expr::Name) {
     if (known.count(e.text)) out.emplace_back(e.text);
     return;
@@ -166,7 +204,7 @@ void collect_names(const py::Expr& e, const std::set<std::string, std::less<>>& 
     if (v) collect_names(*v, known, out);
 }
 
-IStringList names_in(const py::Expr& e, const std::set<std::string, std::less<>>& known) {
+IStringList names_in(const py::Expr& e, const KnownNames& known) {
   std::vector<IString> out;
   collect_names(e, known, out);
   return out;
@@ -190,7 +228,8 @@ bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& o
   out.origin = "fx_graph_readable.py";
   out.file = path;
   out.nodes.reserve(out.nodes.size() + m.stmts.size());  // at most one node per statement
-  std::set<std::string, std::less<>> known;
+  KnownNames known;
+  known.reserve(m.stmts.size());
   SourceLoc user;
   std::string user_fn, user_code;
   bool have_user = false;
@@ -262,7 +301,7 @@ bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& o
         n.user_function = user_fn;
         n.user_code = user_code;
       }
-      known.insert(n.name);
+      known.insert(s.targets[0]->text);
       out.add(std::move(n));
     } else if (s.kind == py::Stmt::Assign && s.value && s.value->kind == py::Expr::Call && s.value->func &&
                s.targets.size() == 1 && s.targets[0]->kind == py::Expr::Name &&
@@ -280,7 +319,7 @@ bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& o
         n.user_function = user_fn;
         n.user_code = user_code;
       }
-      known.insert(n.name);
+      known.insert(s.targets[0]->text);
       out.add(std::move(n));
     } else if (s.kind == py::Stmt::ExprStmt && s.value && s.value->kind == py::Expr::Call && s.value->func) {
       // In-place ops with no result: `copy_: "f32[128]" = ...` is annotated, but

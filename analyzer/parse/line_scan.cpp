@@ -290,4 +290,116 @@ Match torch_version(std::string_view text, std::string_view& version) {
   return result;
 }
 
+namespace {
+
+// One pass over the text, recursion bounded by kMaxJsonDepth.
+class JsonStringsScanner {
+ public:
+  JsonStringsScanner(std::string_view t, JsonEvents& e) : t_(t), e_(e) {}
+  bool document() {
+    space();
+    if (!value(0)) return false;
+    space();
+    return i_ == t_.size();  // strict: nothing but whitespace after the value
+  }
+
+ private:
+  static constexpr int kMaxJsonDepth = 256;
+  void space() {
+    while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\t' || t_[i_] == '\n' || t_[i_] == '\r')) ++i_;
+  }
+  bool string(std::string_view& out) {
+    size_t b = ++i_;  // past the opening quote
+    while (i_ < t_.size()) {
+      unsigned char c = static_cast<unsigned char>(t_[i_]);
+      if (c == '"') {
+        out = t_.substr(b, i_ - b);
+        ++i_;
+        return true;
+      }
+      if (c < 0x20 || c >= 0x7f || c == '\\') return false;  // control, non-ASCII or escape: not ours
+      ++i_;
+    }
+    return false;
+  }
+  bool value(int depth) {
+    if (i_ >= t_.size() || depth > kMaxJsonDepth) return false;
+    char c = t_[i_];
+    if (c == '"') {
+      std::string_view s;
+      if (!string(s)) return false;
+      e_.string(s);
+      return true;
+    }
+    if (c == '{') {
+      ++i_;
+      e_.start_object();
+      space();
+      if (i_ < t_.size() && t_[i_] == '}') {
+        ++i_;
+        e_.end_object();
+        return true;
+      }
+      for (;;) {
+        space();
+        std::string_view k;
+        if (i_ >= t_.size() || t_[i_] != '"' || !string(k)) return false;
+        e_.key(k);
+        space();
+        if (i_ >= t_.size() || t_[i_] != ':') return false;
+        ++i_;
+        space();
+        if (!value(depth + 1)) return false;
+        space();
+        if (i_ < t_.size() && t_[i_] == ',') {
+          ++i_;
+          continue;
+        }
+        if (i_ < t_.size() && t_[i_] == '}') {
+          ++i_;
+          e_.end_object();
+          return true;
+        }
+        return false;
+      }
+    }
+    if (c == '[') {
+      ++i_;
+      e_.start_array();
+      space();
+      if (i_ < t_.size() && t_[i_] == ']') {
+        ++i_;
+        e_.end_array();
+        return true;
+      }
+      for (;;) {
+        space();
+        if (!value(depth + 1)) return false;
+        space();
+        if (i_ < t_.size() && t_[i_] == ',') {
+          ++i_;
+          continue;
+        }
+        if (i_ < t_.size() && t_[i_] == ']') {
+          ++i_;
+          e_.end_array();
+          return true;
+        }
+        return false;
+      }
+    }
+    return false;  // a number, true/false/null, or not JSON
+  }
+
+  std::string_view t_;
+  JsonEvents& e_;
+  size_t i_ = 0;
+};
+
+}  // namespace
+
+Match json_strings(std::string_view text, JsonEvents& events) {
+  return JsonStringsScanner(text, events).document() ? Match::Yes : Match::Unsure;
+}
+
 }  // namespace ilint::scan

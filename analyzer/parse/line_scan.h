@@ -78,4 +78,20 @@ Match runnable_config(std::string_view text, std::vector<ConfigLine>& out);
 extern const char* const kTorchVersionPattern;
 Match torch_version(std::string_view text, std::string_view& version);
 
+// Strict JSON (what nlohmann::json::sax_parse with strict=true accepts) restricted to objects,
+// arrays and strings of printable ASCII with no escapes, as the provenance mapping is written:
+// Yes with the events delivered in document order, or Unsure (a number, a literal, an escape, a
+// control or non-ASCII byte, nesting past 256, or anything not valid JSON) with some events
+// perhaps delivered already, and the caller parses the text with nlohmann into a fresh handler.
+struct JsonEvents {
+  virtual ~JsonEvents() = default;
+  virtual void start_object() = 0;
+  virtual void end_object() = 0;
+  virtual void start_array() = 0;
+  virtual void end_array() = 0;
+  virtual void key(std::string_view k) = 0;
+  virtual void string(std::string_view s) = 0;
+};
+Match json_strings(std::string_view text, JsonEvents& events);
+
 }  // namespace ilint::scan

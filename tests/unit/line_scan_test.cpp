@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <re2/re2.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
@@ -15,6 +17,7 @@
 #include <sstream>
 
 #include "analyzer/ingest/ingest.h"
+#include "analyzer/parse/fx_text.h"
 #include "analyzer/parse/line_scan.h"
 
 namespace fs = std::filesystem;
@@ -410,4 +413,138 @@ TEST(LineScan, RunnableHeadIsTheRegexes) {
   EXPECT_GT(tc.yes, 100u);
   EXPECT_GT(tv.yes, 100u);
   EXPECT_GT(tv.no, 0u);
+}
+
+namespace {
+
+// The pieces of a shape or stride text, by the rule the readers document: split at commas
+// outside brackets, each piece's whitespace runs made one space and its ends trimmed, an empty
+// last piece dropped ("8," is one piece).
+std::vector<std::string> reference_pieces(const std::string& s) {
+  std::vector<std::string> raw;
+  std::string cur;
+  int depth = 0;
+  for (char c : s) {
+    if (c == '(' || c == '[') ++depth;
+    if (c == ')' || c == ']') --depth;
+    if (c == ',' && depth == 0) {
+      raw.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  raw.push_back(cur);
+  std::vector<std::string> out;
+  for (const auto& r : raw) {
+    std::istringstream words(r);
+    std::string w, joined;
+    while (words >> w) joined += (joined.empty() ? "" : " ") + w;
+    out.push_back(joined);
+  }
+  if (out.back().empty()) out.pop_back();
+  return out;
+}
+
+std::vector<std::string> texts(const IStringList& l) { return {l.begin(), l.end()}; }
+
+}  // namespace
+
+TEST(FxText, ShapeAndStridePiecesAreSplitAtTopLevelCommasAndNormalized) {
+  std::vector<std::string> anns = {"bf16[8, 1, s0 + 1][s0 + 1,  1 ,1]cuda:0", "f32[8,][1,]cpu", "f32[8,,1][ ,1, ]cpu",
+                                   "i64[(s0 + 1)//2, 4][4,\t1]cuda:0", "f32[][]cpu", "f32[ s0 ][1]cpu"};
+  for (const auto& line : fixture_lines())
+    for (size_t q = line.find('"'); q != std::string::npos; q = line.find('"', q + 1)) {
+      size_t e = line.find('"', q + 1);
+      if (e == std::string::npos) break;
+      anns.push_back(line.substr(q + 1, e - q - 1));
+      q = e;
+    }
+  size_t tensors = 0;
+  for (const auto& a : anns) {
+    scan::TensorAnnotation t;
+    if (scan::tensor_annotation(a, t) != Match::Yes) continue;
+    ValueKind kind;
+    TensorMeta m = parse_value_annotation(a, kind);
+    if (kind != ValueKind::Tensor) continue;
+    ++tensors;
+    EXPECT_EQ(texts(m.shape), reference_pieces(std::string(t.shape))) << a;
+    EXPECT_EQ(texts(m.stride), reference_pieces(std::string(t.stride))) << a;
+  }
+  EXPECT_GT(tensors, 50u);
+}
+
+namespace {
+
+// Every event as one line of text, from either reader.
+struct RecordedJson : scan::JsonEvents {
+  std::vector<std::string> events;
+  void start_object() override { events.push_back("{"); }
+  void end_object() override { events.push_back("}"); }
+  void start_array() override { events.push_back("["); }
+  void end_array() override { events.push_back("]"); }
+  void key(std::string_view k) override { events.push_back("k " + std::string(k)); }
+  void string(std::string_view s) override { events.push_back("s " + std::string(s)); }
+};
+
+struct RecordedSax : nlohmann::json_sax<nlohmann::json> {
+  RecordedJson r;
+  bool start_object(std::size_t) override { return r.start_object(), true; }
+  bool end_object() override { return r.end_object(), true; }
+  bool start_array(std::size_t) override { return r.start_array(), true; }
+  bool end_array() override { return r.end_array(), true; }
+  bool key(string_t& k) override { return r.key(k), true; }
+  bool string(string_t& s) override { return r.string(s), true; }
+  bool null() override { return r.events.push_back("null"), true; }
+  bool boolean(bool) override { return r.events.push_back("bool"), true; }
+  bool number_integer(number_integer_t) override { return r.events.push_back("int"), true; }
+  bool number_unsigned(number_unsigned_t) override { return r.events.push_back("uint"), true; }
+  bool number_float(number_float_t, const string_t&) override { return r.events.push_back("float"), true; }
+  bool binary(binary_t&) override { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+};
+
+}  // namespace
+
+TEST(LineScan, JsonStringsIsNlohmannsStrictParse) {
+  // The fixtures' provenance mappings, small hand cases, and random edits of both: where the
+  // scanner answers Yes, nlohmann must accept the text and report the same events.
+  std::vector<std::string> docs = {"{}", "[]", "{\"a\": [\"b\", \"c\"]}", " {\"a\":{}} ", "{\"a\": 1}", "{\"a\": \"\\n\"}",
+                                   "{\"a\": [\"b\",]}", "{\"a\" \"b\"}", "{} x", "", "[[[[]]]]", "\"s\"", "{\"\xc3\xa9\": []}",
+                                   std::string(300, '[') + std::string(300, ']')};
+  for (const auto& e : fs::recursive_directory_iterator(ILINT_FIXTURES_DIR))
+    if (e.path().filename() == "inductor_provenance_tracking_node_mappings.json") {
+      std::ifstream in(e.path(), std::ios::binary);
+      docs.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+  std::mt19937 rng(11);
+  static const std::string alphabet = "{}[]\",: \\1\x01\xc3n";
+  size_t base = docs.size();
+  for (size_t i = 0; i < base; ++i)
+    for (int c = 0; c < 40; ++c) {
+      std::string m = docs[i];
+      for (int edits = 1 + static_cast<int>(rng() % 3); edits > 0; --edits) {
+        size_t at = rng() % (m.size() + 1);
+        if (rng() % 2 && at < m.size()) m.erase(at, 1);
+        else m.insert(at, 1, alphabet[rng() % alphabet.size()]);
+      }
+      docs.push_back(m);
+    }
+  Tally t;
+  for (const auto& d : docs) {
+    RecordedJson fast;
+    Match m = scan::json_strings(d, fast);
+    ASSERT_NE(m, Match::No);
+    if (m == Match::Unsure) {
+      ++t.unsure;
+      continue;
+    }
+    ++t.yes;
+    RecordedSax slow;
+    ASSERT_TRUE(nlohmann::json::sax_parse(d, &slow, nlohmann::json::input_format_t::json, true)) << d;
+    EXPECT_EQ(fast.events, slow.r.events) << d;
+  }
+  std::cout << "JSON documents: " << t.yes << " read by the scanner, " << t.unsure << " left to nlohmann\n";
+  EXPECT_GT(t.yes, 100u);
+  EXPECT_GT(t.unsure, 100u);
 }
