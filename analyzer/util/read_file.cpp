@@ -66,26 +66,13 @@ class InputFile {
   // False, with the diagnostic, when `path` cannot be opened or is not a regular file. The
   // messages are those std::filesystem::file_size and std::ifstream gave.
   bool open(const std::string& path, DiagSink& diags) {
+    path_ = &path;
     // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused just below).
     fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd_ < 0) {
-      int err = errno;
-      diags.error("read-failed",
-                  std::string(err == EACCES ? "cannot open file: " : "cannot read file: ") + std::strerror(err),
-                  SourceLoc{path, 0, 0});
-      return false;
-    }
+    if (fd_ < 0) return fail(diags, errno, errno == EACCES ? "cannot open file: " : "cannot read file: ");
     struct stat st;
-    if (::fstat(fd_, &st) != 0) {
-      diags.error("read-failed", std::string("cannot read file: ") + std::strerror(errno), SourceLoc{path, 0, 0});
-      return false;
-    }
-    if (!S_ISREG(st.st_mode)) {
-      diags.error("read-failed",
-                  std::string("cannot read file: ") + std::strerror(S_ISDIR(st.st_mode) ? EISDIR : EOPNOTSUPP),
-                  SourceLoc{path, 0, 0});
-      return false;
-    }
+    if (::fstat(fd_, &st) != 0) return read_failed(diags);
+    if (!S_ISREG(st.st_mode)) return fail(diags, S_ISDIR(st.st_mode) ? EISDIR : EOPNOTSUPP, "cannot read file: ");
     size_ = static_cast<uint64_t>(st.st_size);
     return true;
   }
@@ -93,6 +80,8 @@ class InputFile {
     if (fd_ >= 0) ::close(fd_);
   }
   uint64_t size() const { return size_; }
+  // The diagnostic for the last system call's failure (errno); false, for `return`.
+  bool read_failed(DiagSink& diags) const { return fail(diags, errno, "cannot read file: "); }
   // Reads up to n bytes into p; the count read, 0 at the end, -1 on an error.
   ssize_t read(char* p, size_t n) {
     for (;;) {
@@ -102,6 +91,11 @@ class InputFile {
   }
 
  private:
+  bool fail(DiagSink& diags, int err, const char* what) const {
+    diags.error("read-failed", what + std::string(std::strerror(err)), SourceLoc{*path_, 0, 0});
+    return false;
+  }
+  const std::string* path_ = nullptr;
   int fd_ = -1;
   uint64_t size_ = 0;
 };
@@ -118,24 +112,27 @@ bool read_text_file(const std::string& path, std::string& out, DiagSink& diags, 
                 SourceLoc{path, 0, 0});
     return false;
   }
-  // Straight into the string. The size may change under us: read what is there, then whatever
-  // follows (up to the limit).
+  // Straight into the string, then, if the file grew since fstat, whatever follows (up to the
+  // limit) through a small buffer: growing the string itself would move every file's bytes once
+  // more just to see the end.
   out.resize(static_cast<size_t>(size));
   size_t got = 0;
-  for (;;) {
-    if (got == out.size()) {
-      if (out.size() > max_bytes) break;
-      out.resize(out.size() + 4096);
-    }
+  while (got < out.size()) {
     ssize_t r = in.read(out.data() + got, out.size() - got);
-    if (r < 0) {
-      diags.error("read-failed", std::string("cannot read file: ") + std::strerror(errno), SourceLoc{path, 0, 0});
-      return false;
-    }
+    if (r < 0) return in.read_failed(diags);
     if (r == 0) break;
     got += static_cast<size_t>(r);
   }
   out.resize(got);
+  if (got == size) {
+    char buf[4096];
+    while (out.size() <= max_bytes) {
+      ssize_t r = in.read(buf, sizeof buf);
+      if (r < 0) return in.read_failed(diags);
+      if (r == 0) break;
+      out.append(buf, static_cast<size_t>(r));
+    }
+  }
   if (out.empty()) {
     diags.warning("read-empty", "file is empty", SourceLoc{path, 0, 0});
     return true;
@@ -153,10 +150,7 @@ bool read_text_file_head(const std::string& path, std::string_view stop_at, std:
   size_t found = std::string::npos;
   while (found == std::string::npos && out.size() <= max_bytes) {
     ssize_t r = in.read(buf, sizeof buf);
-    if (r < 0) {
-      diags.error("read-failed", std::string("cannot read file: ") + std::strerror(errno), SourceLoc{path, 0, 0});
-      return false;
-    }
+    if (r < 0) return in.read_failed(diags);
     if (r == 0) break;
     size_t from = out.size() >= stop_at.size() ? out.size() - stop_at.size() + 1 : 0;
     out.append(buf, static_cast<size_t>(r));
