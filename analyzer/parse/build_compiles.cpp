@@ -7,6 +7,7 @@
 #include "analyzer/ingest/ingest.h"
 #include "analyzer/parse/fx_json.h"
 #include "analyzer/parse/fx_text.h"
+#include "analyzer/parse/json_events_sax.h"
 #include "analyzer/parse/line_scan.h"
 #include "analyzer/parse/output_code.h"
 #include "analyzer/pipeline.h"
@@ -71,28 +72,6 @@ class ProvenanceBuilder : public scan::JsonEvents {
   std::vector<IString>* names_ = nullptr;
 };
 
-// nlohmann's events into a ProvenanceBuilder: for the files scan::json_strings leaves to it.
-class ProvenanceSax : public nlohmann::json_sax<nlohmann::json> {
- public:
-  explicit ProvenanceSax(ProvenanceBuilder& b) : b_(b) {}
-  bool start_object(std::size_t) override { return b_.start_object(), true; }
-  bool end_object() override { return b_.end_object(), true; }
-  bool start_array(std::size_t) override { return b_.start_array(), true; }
-  bool end_array() override { return b_.end_array(), true; }
-  bool key(string_t& k) override { return b_.key(k), true; }
-  bool string(string_t& s) override { return b_.string(s), true; }
-  bool null() override { return true; }
-  bool boolean(bool) override { return true; }
-  bool number_integer(number_integer_t) override { return true; }
-  bool number_unsigned(number_unsigned_t) override { return true; }
-  bool number_float(number_float_t, const string_t&) override { return true; }
-  bool binary(binary_t&) override { return true; }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
-
- private:
-  ProvenanceBuilder& b_;
-};
-
 void read_provenance(const FilePath& path, Compile& c, DiagSink& diags) {
   std::string text;
   if (!read_text_file(path, text, diags)) return;
@@ -110,7 +89,7 @@ void read_provenance(const FilePath& path, Compile& c, DiagSink& diags) {
   if (!ok) {
     read = Provenance{};
     ProvenanceBuilder builder(read);
-    ProvenanceSax sax(builder);
+    JsonEventsSax sax(builder);
     ok = nlohmann::json::sax_parse(text, &sax, nlohmann::json::input_format_t::json, /*strict=*/true);
     top_is_object = builder.top_is_object();
   }

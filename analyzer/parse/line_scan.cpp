@@ -322,73 +322,47 @@ class JsonStringsScanner {
     }
     return false;
   }
+  bool accept(char c) {
+    if (i_ >= t_.size() || t_[i_] != c) return false;
+    ++i_;
+    return true;
+  }
   bool value(int depth) {
     if (i_ >= t_.size() || depth > kMaxJsonDepth) return false;
-    char c = t_[i_];
-    if (c == '"') {
+    if (t_[i_] == '"') {
       std::string_view s;
       if (!string(s)) return false;
       e_.string(s);
       return true;
     }
-    if (c == '{') {
-      ++i_;
-      e_.start_object();
-      space();
-      if (i_ < t_.size() && t_[i_] == '}') {
-        ++i_;
-        e_.end_object();
-        return true;
-      }
-      for (;;) {
-        space();
-        std::string_view k;
-        if (i_ >= t_.size() || t_[i_] != '"' || !string(k)) return false;
-        e_.key(k);
-        space();
-        if (i_ >= t_.size() || t_[i_] != ':') return false;
-        ++i_;
-        space();
-        if (!value(depth + 1)) return false;
-        space();
-        if (i_ < t_.size() && t_[i_] == ',') {
-          ++i_;
-          continue;
-        }
-        if (i_ < t_.size() && t_[i_] == '}') {
-          ++i_;
-          e_.end_object();
-          return true;
-        }
-        return false;
-      }
-    }
-    if (c == '[') {
-      ++i_;
-      e_.start_array();
-      space();
-      if (i_ < t_.size() && t_[i_] == ']') {
-        ++i_;
-        e_.end_array();
-        return true;
-      }
-      for (;;) {
-        space();
-        if (!value(depth + 1)) return false;
-        space();
-        if (i_ < t_.size() && t_[i_] == ',') {
-          ++i_;
-          continue;
-        }
-        if (i_ < t_.size() && t_[i_] == ']') {
-          ++i_;
-          e_.end_array();
-          return true;
-        }
-        return false;
-      }
-    }
+    if (accept('{')) return members('}', [&] {
+             std::string_view k;
+             if (i_ >= t_.size() || t_[i_] != '"' || !string(k)) return false;
+             e_.key(k);
+             space();
+             if (!accept(':')) return false;
+             space();
+             return value(depth + 1);
+           });
+    if (accept('[')) return members(']', [&] { return value(depth + 1); });
     return false;  // a number, true/false/null, or not JSON
+  }
+  // The members of an object or the elements of an array (its opener just read): `one` reads
+  // each, separated by commas, up to `close`.
+  template <class One>
+  bool members(char close, One&& one) {
+    close == '}' ? e_.start_object() : e_.start_array();
+    space();
+    if (!accept(close)) {
+      do {
+        space();
+        if (!one()) return false;
+        space();
+      } while (accept(','));
+      if (!accept(close)) return false;
+    }
+    close == '}' ? e_.end_object() : e_.end_array();
+    return true;
   }
 
   std::string_view t_;

@@ -91,6 +91,9 @@ struct JsonEvents {
   virtual void end_array() = 0;
   virtual void key(std::string_view k) = 0;
   virtual void string(std::string_view s) = 0;
+  // A number, true, false or null: never from json_strings (it leaves those to nlohmann), only
+  // from JsonEventsSax (analyzer/parse/json_events_sax.h).
+  virtual void scalar() {}
 };
 Match json_strings(std::string_view text, JsonEvents& events);
 

@@ -19,6 +19,7 @@
 #include "analyzer/ingest/ingest.h"
 #include "analyzer/parse/fx_text.h"
 #include "analyzer/parse/line_scan.h"
+#include "tests/json_events_recorder.h"
 
 namespace fs = std::filesystem;
 using namespace ilint;
@@ -91,6 +92,18 @@ std::vector<std::string> cases_for(const std::string& key, int copies) {
   return out;
 }
 
+// The quoted strings of the fixtures' lines (the annotations of node lines and FX graphs),
+// appended to `out`.
+void append_quoted_strings(std::vector<std::string>& out) {
+  for (const auto& line : fixture_lines())
+    for (size_t q = line.find('"'); q != std::string::npos; q = line.find('"', q + 1)) {
+      size_t e = line.find('"', q + 1);
+      if (e == std::string::npos) break;
+      out.push_back(line.substr(q + 1, e - q - 1));
+      q = e;
+    }
+}
+
 struct Tally {
   size_t yes = 0, no = 0, unsure = 0;
 };
@@ -150,13 +163,7 @@ TEST(LineScan, AnnotationsAreTheRegexes) {
   // The annotations of the fixtures: the quoted strings of node lines and FX graphs.
   std::vector<std::string> anns = {"Sym(s0)", "Sym()", "Sym(", "Sym(Eq(s0, 1))", "f32[]", "bf16[8, 1][1, 1]cuda:0",
                                    "i64[s0, 4]", "f32[16][1]", "f32[16][1", "f32[16", "F32[1]", "9f[1]", "f32x[1][2][3]"};
-  for (const auto& line : fixture_lines())
-    for (size_t q = line.find('"'); q != std::string::npos; q = line.find('"', q + 1)) {
-      size_t e = line.find('"', q + 1);
-      if (e == std::string::npos) break;
-      anns.push_back(line.substr(q + 1, e - q - 1));
-      q = e;
-    }
+  append_quoted_strings(anns);
   std::mt19937 rng(7);
   static const std::string alphabet = "[]() ,:\n\xc3\xa9" "a0";
   size_t base = anns.size();
@@ -453,13 +460,7 @@ std::vector<std::string> texts(const IStringList& l) { return {l.begin(), l.end(
 TEST(FxText, ShapeAndStridePiecesAreSplitAtTopLevelCommasAndNormalized) {
   std::vector<std::string> anns = {"bf16[8, 1, s0 + 1][s0 + 1,  1 ,1]cuda:0", "f32[8,][1,]cpu", "f32[8,,1][ ,1, ]cpu",
                                    "i64[(s0 + 1)//2, 4][4,\t1]cuda:0", "f32[][]cpu", "f32[ s0 ][1]cpu"};
-  for (const auto& line : fixture_lines())
-    for (size_t q = line.find('"'); q != std::string::npos; q = line.find('"', q + 1)) {
-      size_t e = line.find('"', q + 1);
-      if (e == std::string::npos) break;
-      anns.push_back(line.substr(q + 1, e - q - 1));
-      q = e;
-    }
+  append_quoted_strings(anns);
   size_t tensors = 0;
   for (const auto& a : anns) {
     scan::TensorAnnotation t;
@@ -473,38 +474,6 @@ TEST(FxText, ShapeAndStridePiecesAreSplitAtTopLevelCommasAndNormalized) {
   }
   EXPECT_GT(tensors, 50u);
 }
-
-namespace {
-
-// Every event as one line of text, from either reader.
-struct RecordedJson : scan::JsonEvents {
-  std::vector<std::string> events;
-  void start_object() override { events.push_back("{"); }
-  void end_object() override { events.push_back("}"); }
-  void start_array() override { events.push_back("["); }
-  void end_array() override { events.push_back("]"); }
-  void key(std::string_view k) override { events.push_back("k " + std::string(k)); }
-  void string(std::string_view s) override { events.push_back("s " + std::string(s)); }
-};
-
-struct RecordedSax : nlohmann::json_sax<nlohmann::json> {
-  RecordedJson r;
-  bool start_object(std::size_t) override { return r.start_object(), true; }
-  bool end_object() override { return r.end_object(), true; }
-  bool start_array(std::size_t) override { return r.start_array(), true; }
-  bool end_array() override { return r.end_array(), true; }
-  bool key(string_t& k) override { return r.key(k), true; }
-  bool string(string_t& s) override { return r.string(s), true; }
-  bool null() override { return r.events.push_back("null"), true; }
-  bool boolean(bool) override { return r.events.push_back("bool"), true; }
-  bool number_integer(number_integer_t) override { return r.events.push_back("int"), true; }
-  bool number_unsigned(number_unsigned_t) override { return r.events.push_back("uint"), true; }
-  bool number_float(number_float_t, const string_t&) override { return r.events.push_back("float"), true; }
-  bool binary(binary_t&) override { return true; }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
-};
-
-}  // namespace
 
 TEST(LineScan, JsonStringsIsNlohmannsStrictParse) {
   // The fixtures' provenance mappings, small hand cases, and random edits of both: where the
@@ -532,7 +501,7 @@ TEST(LineScan, JsonStringsIsNlohmannsStrictParse) {
     }
   Tally t;
   for (const auto& d : docs) {
-    RecordedJson fast;
+    ilint::testing::RecordedJson fast;
     Match m = scan::json_strings(d, fast);
     ASSERT_NE(m, Match::No);
     if (m == Match::Unsure) {
@@ -540,9 +509,10 @@ TEST(LineScan, JsonStringsIsNlohmannsStrictParse) {
       continue;
     }
     ++t.yes;
-    RecordedSax slow;
-    ASSERT_TRUE(nlohmann::json::sax_parse(d, &slow, nlohmann::json::input_format_t::json, true)) << d;
-    EXPECT_EQ(fast.events, slow.r.events) << d;
+    ilint::testing::RecordedJson slow;
+    JsonEventsSax sax(slow);
+    ASSERT_TRUE(nlohmann::json::sax_parse(d, &sax, nlohmann::json::input_format_t::json, true)) << d;
+    EXPECT_EQ(fast.events, slow.events) << d;
   }
   std::cout << "JSON documents: " << t.yes << " read by the scanner, " << t.unsure << " left to nlohmann\n";
   EXPECT_GT(t.yes, 100u);
