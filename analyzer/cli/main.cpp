@@ -334,7 +334,7 @@ int main(int argc, char** argv) {
     ilint::dump_compiles(a.program, *out);
     ilint::dump_dynamo_model(a.program, *out);
   } else if (o.format == "json") {
-    ilint::write_json(a, *out);
+    ilint::write_json(a, *out, o.analyze.jobs);
   } else if (o.format == "sarif") {
     ilint::SarifOptions so;
     so.suppressed = &suppressed;

@@ -10,6 +10,7 @@ nlohmann::json location_json(const SourceLoc& l);
 nlohmann::json finding_json(const Finding& f);
 // The JSON document of --format json (schema: docs/json-output.md).
 nlohmann::json analysis_json(const Analysis& a);
-void write_json(const Analysis& a, std::ostream& os);
+// Prints analysis_json(a).dump(2) and a newline, the large arrays rendered on `jobs` threads.
+void write_json(const Analysis& a, std::ostream& os, int jobs = 1);
 
 }  // namespace ilint
