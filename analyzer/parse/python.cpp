@@ -641,11 +641,13 @@ class Parser {
   // Expression grammar, loosest first.
   Expr* expr_list();   // a, b, c  -> Tuple when there is a comma
   Expr* expr();        // lambda / ifexp
-  Expr* or_expr();
-  Expr* and_expr();
+  // `first`, when given, is the leftmost operand, already parsed by unary() (expr()'s fast path).
+  Expr* or_expr(Expr* first = nullptr);
+  Expr* and_expr(Expr* first = nullptr);
   Expr* not_expr();
-  Expr* comparison();
-  Expr* binary(int level);
+  Expr* comparison(Expr* first = nullptr);
+  Expr* binary(int level, Expr* first = nullptr);
+  bool continues_operand() const;
   Expr* unary();
   Expr* power();
   Expr* postfix(Expr* base);
@@ -691,7 +693,16 @@ Expr* Parser::expr() {
     if (!at_end()) r->items = items1(expr());
     finish(r);
   } else {
-    r = or_expr();
+    if (is_name(KwNot)) {
+      r = or_expr();
+    } else {
+      // Most expressions are one operand (a name, a call, a number): parse it, and walk the
+      // or/and/comparison/binary chain only when a token that continues it follows. Same tree
+      // and depth accounting as or_expr() from the start (none of those levels counts depth
+      // before its first operator).
+      r = unary();
+      if (continues_operand()) r = or_expr(r);
+    }
     if (is_name(KwIf)) {
       Expr* ife = make(Expr::IfExp, cur());
       ife->begin = r->begin;
@@ -719,8 +730,8 @@ Expr* Parser::expr() {
   return r;
 }
 
-Expr* Parser::or_expr() {
-  Expr* l = and_expr();
+Expr* Parser::or_expr(Expr* first) {
+  Expr* l = and_expr(first);
   int links = 0;
   while (is_name(KwOr)) {
     if (!link(links)) return cut_chain(links);
@@ -737,8 +748,8 @@ Expr* Parser::or_expr() {
   return l;
 }
 
-Expr* Parser::and_expr() {
-  Expr* l = not_expr();
+Expr* Parser::and_expr(Expr* first) {
+  Expr* l = first ? comparison(first) : not_expr();
   int links = 0;
   while (is_name(KwAnd)) {
     if (!link(links)) return cut_chain(links);
@@ -786,8 +797,8 @@ bool is_compare_op(uint32_t c) {
   }
 }
 
-Expr* Parser::comparison() {
-  Expr* l = binary(0);
+Expr* Parser::comparison(Expr* first) {
+  Expr* l = binary(0, first);
   int links = 0;
   for (;;) {
     std::string_view op;
@@ -840,14 +851,27 @@ int binop_level(const Token& t) {
   }
 }
 
+// Whether the current token can extend an operand into a larger expression: a binary or
+// comparison operator, or one of the words or / and / if / in / is / not (not in).
+bool Parser::continues_operand() const {
+  if (at_end()) return false;
+  const Token& t = cur();
+  if (t.kind == Tok::Op) return binop_level(t) >= 0 || is_compare_op(t.code);
+  if (t.kind != Tok::Name) return false;
+  switch (t.code) {
+    case KwOr: case KwAnd: case KwIf: case KwIn: case KwIs: case KwNot: return true;
+    default: return false;
+  }
+}
+
 // binary(L) is binary(L + 1) followed by a loop over the operators of level L, for L = 0..5,
 // and binary(6) is unary(): unrolled, that is one operand followed by the loops of levels 5, 4,
 // ..., L in turn, each taking binary(lev + 1) as its right operand. Same trees, same depth
 // accounting (each level's links are released when its loop ends; a cut ends them all), without
 // six nested calls for every operand.
-Expr* Parser::binary(int level) {
+Expr* Parser::binary(int level, Expr* first) {
   constexpr int kLevels = 6;
-  Expr* l = unary();
+  Expr* l = first ? first : unary();
   if (at_end()) return l;
   int next = binop_level(cur());
   if (next < level) return l;  // the common case: no binary operator follows
