@@ -25,7 +25,11 @@ std::string_view strip(std::string_view s) {
 }  // namespace
 
 DType parse_dtype(std::string_view text) {
-  std::string_view s = strip(text);
+  // A bare name ("bf16", "float32", "int64_t") has none of the characters the prefixes and
+  // suffixes strip() removes hold (' ', '*', '&', '.', ':', tab): skip it for those.
+  bool bare = !text.empty();
+  for (char c : text) bare &= (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  std::string_view s = bare ? text : strip(text);
   struct Name { std::string_view n; DType d; };
   static const Name names[] = {
       {"bf16", DType::BF16}, {"bfloat16", DType::BF16}, {"BFloat16", DType::BF16},
@@ -42,8 +46,10 @@ DType parse_dtype(std::string_view text) {
       {"f8e5m2", DType::F8E5M2}, {"fp8e5", DType::F8E5M2}, {"float8_e5m2", DType::F8E5M2},
       {"c64", DType::C64}, {"complex64", DType::C64}, {"c128", DType::C128}, {"complex128", DType::C128},
   };
+  // Compared by length and first byte before the bytes: the table is scanned for every
+  // annotation, parameter and cast the parsers read.
   for (const auto& n : names)
-    if (s == n.n) return n.d;
+    if (n.n.size() == s.size() && n.n[0] == s[0] && s == n.n) return n.d;
   return DType::Unknown;
 }
 

@@ -142,10 +142,10 @@ bool parse_graph_fragment_line(std::string_view line, FxNode& out) {
     return false;
   }
   out = FxNode{};
-  out.name = std::string(f.name);
-  out.op = std::string(f.op);
-  out.target = std::string(f.target);
-  out.annotation = std::string(f.annotation);
+  out.name = IString(f.name);
+  out.op = IString(f.op);
+  out.target = IString(f.target);
+  out.annotation = IString(f.annotation);
   ValueKind k;
   out.meta = parse_value_annotation(f.annotation, k);
   out.kind = f.type == "Tensor" ? ValueKind::Tensor : (f.type == "Sym" ? k : k);
@@ -186,6 +186,16 @@ bool parse_file_comment(std::string_view c, SourceLoc& loc, std::string& fn, std
   code = std::string(f.code);
   loc = SourceLoc{std::string(f.file), f.line, 0};
   return true;
+}
+
+// The node texts every graph repeats, interned once instead of at every node.
+struct NodeWords {
+  IString placeholder{"placeholder"}, call_function{"call_function"}, get_attr{"get_attr"}, output{"output"},
+      getitem{"operator.getitem"};
+};
+const NodeWords& words() {
+  static const NodeWords w;
+  return w;
 }
 
 // The node names defined so far, as views into the graph file's text (which outlives the parse).
@@ -231,7 +241,7 @@ bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& o
   KnownNames known;
   known.reserve(m.stmts.size());
   SourceLoc user;
-  std::string user_fn, user_code;
+  IString user_fn, user_code;  // interned once per "# File:" comment, not at each node it covers
   bool have_user = false;
   bool in_forward = false;
   int forward_depth = -1;
@@ -255,12 +265,12 @@ bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& o
       for (const auto& [pname, ann] : s.params) {
         if (pname == "self") continue;
         FxNode n;
-        n.name = std::string(pname);
-        n.op = "placeholder";
-        n.target = std::string(pname);
+        n.name = IString(pname);
+        n.op = words().placeholder;
+        n.target = n.name;
         n.def_loc = SourceLoc{path, s.line, s.col};
         if (ann && ann->kind == py::Expr::String) {
-          n.annotation = std::string(ann->text);
+          n.annotation = IString(ann->text);
           n.meta = parse_value_annotation(ann->text, n.kind);
         }
         known.emplace(pname);
@@ -273,25 +283,25 @@ bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& o
     if (s.def_depth <= forward_depth) continue;
     if (s.kind == py::Stmt::AnnAssign && !s.targets.empty() && s.targets[0]->kind == py::Expr::Name && s.value) {
       FxNode n;
-      n.name = std::string(s.targets[0]->text);
+      n.name = IString(s.targets[0]->text);
       n.def_loc = SourceLoc{path, s.line, s.col};
       if (s.annotation && s.annotation->kind == py::Expr::String) {
-        n.annotation = std::string(s.annotation->text);
+        n.annotation = IString(s.annotation->text);
         n.meta = parse_value_annotation(s.annotation->text, n.kind);
       }
       const py::Expr& v = *s.value;
       if (v.kind == py::Expr::Call && v.func) {
-        n.op = "call_function";
+        n.op = words().call_function;
         n.target = v.func->dotted();
         if (n.target.empty()) n.target = std::string(m.text_of(*v.func));
         n.args = arg_texts(m, v.items);
         for (auto& [k, kv] : v.kwargs) n.kwargs[std::string(k)] = py::normalize_space(m.text_of(*kv));
       } else if (v.kind == py::Expr::Subscript) {
-        n.op = "call_function";
-        n.target = "operator.getitem";
+        n.op = words().call_function;
+        n.target = words().getitem;
         n.args = arg_texts(m, v.items);
       } else {
-        n.op = "get_attr";
+        n.op = words().get_attr;
         n.target = py::normalize_space(m.text_of(v));
       }
       n.input_nodes = names_in(v, known);
@@ -308,8 +318,8 @@ bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& o
                s.value->func->dotted().find("torch.ops.") == 0) {
       // Unannotated node (rare: ops with no fake value).
       FxNode n;
-      n.name = std::string(s.targets[0]->text);
-      n.op = "call_function";
+      n.name = IString(s.targets[0]->text);
+      n.op = words().call_function;
       n.target = s.value->func->dotted();
       n.def_loc = SourceLoc{path, s.line, s.col};
       n.args = arg_texts(m, s.value->items);
@@ -328,7 +338,7 @@ bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& o
       if (tgt.find("torch.ops.") == 0) {
         FxNode n;
         n.name = "stmt_" + std::to_string(s.line);
-        n.op = "call_function";
+        n.op = words().call_function;
         n.target = tgt;
         n.def_loc = SourceLoc{path, s.line, s.col};
         n.args = arg_texts(m, s.value->items);
@@ -343,9 +353,9 @@ bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& o
       }
     } else if (s.kind == py::Stmt::Return && s.value) {
       FxNode n;
-      n.name = "output";
-      n.op = "output";
-      n.target = "output";
+      n.name = words().output;
+      n.op = words().output;
+      n.target = words().output;
       n.def_loc = SourceLoc{path, s.line, s.col};
       n.input_nodes = names_in(*s.value, known);
       out.add(std::move(n));
