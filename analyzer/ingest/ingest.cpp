@@ -1,6 +1,10 @@
 #include "analyzer/ingest/ingest.h"
 
+#include <dirent.h>
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <condition_variable>
 #include <charconv>
 #include <filesystem>
@@ -26,8 +30,46 @@ bool ends_with(const std::string& s, const std::string& p) {
   return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
 }
 
+// Path pieces by string operations, as std::filesystem::path computes them for the paths the
+// walk makes (a folder's path, '/', an entry's name): path's filename() and parent_path() parse
+// the whole path into components, and were most of ingest's own instructions. A path with an
+// empty component ("a//b") or a trailing '/' (only possible in what the user typed) goes
+// through std::filesystem, which has rules of its own for those.
+bool plain_path(std::string_view p) {
+  return !p.empty() && p.back() != '/' && p.find("//") == std::string_view::npos;
+}
+
+std::string file_name_of(const std::string& p) {
+  if (!plain_path(p)) return fs::path(p).filename().string();
+  size_t slash = p.rfind('/');
+  return slash == std::string::npos ? p : p.substr(slash + 1);
+}
+
+std::string parent_of(const std::string& p) {
+  if (!plain_path(p)) return fs::path(p).parent_path().string();
+  size_t slash = p.rfind('/');
+  if (slash == std::string::npos) return "";
+  return slash == 0 ? "/" : p.substr(0, slash);
+}
+
+// `dir` / `name`, as path's operator/ joins them (no separator added after one).
+std::string join(const std::string& dir, std::string_view name) {
+  if (dir.empty()) return std::string(name);
+  std::string out;
+  out.reserve(dir.size() + 1 + name.size());
+  out = dir;
+  if (out.back() != '/') out += '/';
+  out += name;
+  return out;
+}
+
+bool exists(const std::string& p) {
+  struct stat st;
+  return ::stat(p.c_str(), &st) == 0;
+}
+
 // First bytes of a file, to classify it without reading all of it.
-std::string head_of(const fs::path& p, size_t n = 512) {
+std::string head_of(const std::string& p, size_t n = 512) {
   std::ifstream in(p, std::ios::binary);
   std::string s(n, '\0');
   in.read(s.data(), static_cast<std::streamsize>(n));
@@ -35,14 +77,14 @@ std::string head_of(const fs::path& p, size_t n = 512) {
   return s;
 }
 
-bool looks_like_trace_log(const fs::path& p) {
+bool looks_like_trace_log(const std::string& p) {
   std::string h = head_of(p, 256);
   // Envelope lines: `V1202 12:16:11.824000 474 torch/_logging/structured.py:28] {"str": ...}`
   static const std::regex env(R"(^[VIWE]\d{4} [0-9:.]+ +\d+ [^\]]+\] \{)");
   return std::regex_search(h, env);
 }
 
-bool looks_like_fx_json(const fs::path& p) {
+bool looks_like_fx_json(const std::string& p) {
   std::string h = head_of(p, 4096);
   return h.find("\"inductor_lint_fx_graph\"") != std::string::npos;
 }
@@ -51,7 +93,7 @@ bool looks_like_fx_json(const fs::path& p) {
 // its subfolders back, and stops when none is left and no other thread can add more.
 class FolderQueue {
  public:
-  void push(fs::path dir, int depth) {
+  void push(std::string dir, int depth) {
     {
       std::lock_guard<std::mutex> lock(mu_);
       todo_.emplace_back(std::move(dir), depth);
@@ -59,7 +101,7 @@ class FolderQueue {
     cv_.notify_one();
   }
   // False when the walk is over. Otherwise the caller owns one folder until it calls done().
-  bool pop(fs::path& dir, int& depth) {
+  bool pop(std::string& dir, int& depth) {
     std::unique_lock<std::mutex> lock(mu_);
     cv_.wait(lock, [&] { return !todo_.empty() || busy_ == 0; });
     if (todo_.empty()) return false;
@@ -82,7 +124,7 @@ class FolderQueue {
  private:
   std::mutex mu_;
   std::condition_variable cv_;
-  std::vector<std::pair<fs::path, int>> todo_;
+  std::vector<std::pair<std::string, int>> todo_;
   int busy_ = 0;
 };
 
@@ -101,10 +143,10 @@ struct Walker {
 
   explicit Walker(DiagSink& d) : diags(d) {}
 
-  bool is_compile_dir(const fs::path& dir) {
-    if (compile_dir_checked.empty() || compile_dir_checked != dir.native()) {
-      compile_dir_checked = dir.native();
-      compile_dir_answer = fs::exists(dir / "output_code.py") || fs::exists(dir / "fx_graph_readable.py");
+  bool is_compile_dir(const std::string& dir) {
+    if (compile_dir_checked.empty() || compile_dir_checked != dir) {
+      compile_dir_checked = dir;
+      compile_dir_answer = exists(join(dir, "output_code.py")) || exists(join(dir, "fx_graph_readable.py"));
     }
     return compile_dir_answer;
   }
@@ -113,10 +155,10 @@ struct Walker {
     if (seen_files.insert(s).second) v.push_back(s);
   }
 
-  void classify_file(const fs::path& p, bool given_directly) {
-    std::string name = p.filename().string();
-    std::string parent = p.parent_path().filename().string();
-    std::string path = p.string();
+  void classify_file(const std::string& path, bool given_directly) {
+    const std::string name = file_name_of(path);
+    const std::string parent_dir = parent_of(path);
+    const std::string parent = file_name_of(parent_dir);
     if (name == "output_code.py" || name == "fx_graph_readable.py" || name == "fx_graph_runnable.py" ||
         name == "fx_graph_transformed.py" || name == "inductor_provenance_tracking_node_mappings.json") {
       if (given_directly && name == "output_code.py") {
@@ -126,11 +168,9 @@ struct Walker {
         out.compiles.push_back(cf);
         return;
       }
-      fs::path parent_dir = p.parent_path();
       if (!is_compile_dir(parent_dir)) return;
-      std::string dir = parent_dir.string();
-      CompileFiles& cf = compile_dirs[dir];
-      cf.dir = dir;
+      CompileFiles& cf = compile_dirs[parent_dir];
+      cf.dir = parent_dir;
       if (name == "output_code.py") cf.output_code = path;
       if (name == "fx_graph_readable.py") cf.fx_graph_readable = path;
       if (name == "fx_graph_runnable.py") cf.fx_graph_runnable = path;
@@ -140,12 +180,11 @@ struct Walker {
     }
     if (name == "debug.log" && parent == "torchdynamo") return add_unique(out.dynamo_debug_logs, path);
     if (starts_with(name, "aot_model___") && ends_with(name, "_debug.log")) return add_unique(out.aot_debug_logs, path);
-    if (ends_with(name, ".json") && looks_like_fx_json(p)) {
+    if (ends_with(name, ".json") && looks_like_fx_json(path)) {
       // Beside an output_code.py it is that compile's graph; alone it is a compile of its own.
-      if (!given_directly && (fs::exists(p.parent_path() / "output_code.py") ||
-                              fs::exists(p.parent_path() / "fx_graph_readable.py"))) {
-        CompileFiles& cf = compile_dirs[p.parent_path().string()];
-        cf.dir = p.parent_path().string();
+      if (!given_directly && is_compile_dir(parent_dir)) {
+        CompileFiles& cf = compile_dirs[parent_dir];
+        cf.dir = parent_dir;
         // Two graph JSONs in one folder: the last by name, whatever order the folder lists in.
         if (cf.fx_json.empty() || cf.fx_json.str() < path) cf.fx_json = path;
         return;
@@ -155,49 +194,63 @@ struct Walker {
       out.compiles.push_back(cf);
       return;
     }
-    if (starts_with(name, "dedicated_log_torch_trace") || (ends_with(name, ".log") && looks_like_trace_log(p)))
+    if (starts_with(name, "dedicated_log_torch_trace") || (ends_with(name, ".log") && looks_like_trace_log(path)))
       return add_unique(out.trace_logs, path);
     if (name == "stderr.txt" || (given_directly && (ends_with(name, ".log") || ends_with(name, ".txt"))))
       return add_unique(out.torch_logs, path);
     if (name == "stdout.txt") return add_unique(out.capture_stdout, path);
     if (ends_with(name, ".py") && parent != "torchinductor" && !starts_with(parent, "model__") &&
-        head_of(p, 64).find("torch") != std::string::npos)
+        head_of(path, 64).find("torch") != std::string::npos)
       return add_unique(out.user_sources, path);
     if (given_directly) diags.warning("ingest-unknown-file", "not a file inductor-lint reads; ignored", SourceLoc{path, 0, 0});
   }
 
-  // Lists one folder: its files are classified, its subfolders go to the queue.
-  void list_folder(const fs::path& root, int depth, FolderQueue& queue) {
+  // Lists one folder: its files are classified, its subfolders go to the queue. readdir(3)
+  // directly: directory_iterator built and split a std::filesystem::path for every entry.
+  void list_folder(const std::string& root, int depth, FolderQueue& queue) {
     if (depth > kMaxDepth) {
       diags.warning("ingest-too-deep", "folder nesting deeper than " + std::to_string(kMaxDepth) + "; not descended",
-                    SourceLoc{root.string(), 0, 0});
+                    SourceLoc{root, 0, 0});
       return;
     }
-    std::error_code ec;
-    fs::directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
-    if (ec) {
-      diags.warning("ingest-unreadable", "cannot list folder: " + ec.message(), SourceLoc{root.string(), 0, 0});
+    DIR* d = ::opendir(root.c_str());
+    if (!d) {
+      // As directory_iterator with skip_permission_denied: a folder we may not list is skipped.
+      if (errno != EACCES)
+        diags.warning("ingest-unreadable", "cannot list folder: " + std::error_code(errno, std::system_category()).message(),
+                      SourceLoc{root, 0, 0});
       return;
     }
-    for (; it != fs::directory_iterator(); it.increment(ec)) {
-      if (ec) break;
-      const fs::directory_entry& e = *it;
-      std::error_code ec2;
-      if (e.is_symlink(ec2)) {
+    for (;;) {
+      errno = 0;
+      const dirent* e = ::readdir(d);
+      if (!e) break;  // the end, or a read error: what was listed stands
+      std::string_view name(e->d_name);
+      if (name == "." || name == "..") continue;
+      std::string path = join(root, name);
+      unsigned char type = e->d_type;
+      if (type == DT_UNKNOWN) {
+        // Some file systems do not report types in the listing: ask the entry itself (not what
+        // a link points to).
+        struct stat st;
+        if (::lstat(path.c_str(), &st) != 0) continue;
+        type = S_ISLNK(st.st_mode) ? DT_LNK : S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+      }
+      if (type == DT_LNK) {
         // Files behind links are read; folders behind links are not entered (loops).
-        if (fs::is_regular_file(e.path(), ec2)) classify_file(e.path(), false);
-        continue;
-      }
-      if (e.is_directory(ec2)) {
-        queue.push(e.path(), depth + 1);
-      } else if (e.is_regular_file(ec2)) {
-        classify_file(e.path(), false);
+        struct stat st;
+        if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) classify_file(path, false);
+      } else if (type == DT_DIR) {
+        queue.push(std::move(path), depth + 1);
+      } else if (type == DT_REG) {
+        classify_file(path, false);
       }
     }
+    ::closedir(d);
   }
 
   void walk(FolderQueue& queue) {
-    fs::path dir;
+    std::string dir;
     int depth = 0;
     while (queue.pop(dir, depth)) {
       list_folder(dir, depth, queue);
@@ -267,7 +320,7 @@ void merge_walker(Walker& into, Walker& from) {
 // Walks one given folder on `threads` threads. Listing folders is most of ingest's time
 // (getdents and a stat per compile folder); what each thread finds is merged into `into` in
 // thread order, which cannot change the result: within one folder tree no file is found twice.
-void walk_folder(const fs::path& root, int threads, Walker& into) {
+void walk_folder(const std::string& root, int threads, Walker& into) {
   FolderQueue queue;
   queue.push(root, 0);
   std::vector<std::unique_ptr<Walker>> walkers;
@@ -293,9 +346,9 @@ IngestResult ingest_paths(const std::vector<std::string>& paths, DiagSink& diags
       continue;
     }
     if (fs::is_directory(st)) {
-      walk_folder(path, std::max(1, jobs), w);
+      walk_folder(p, std::max(1, jobs), w);
     } else if (fs::is_regular_file(st)) {
-      w.classify_file(path, true);
+      w.classify_file(p, true);
     } else {
       diags.error("ingest-unreadable", "not a regular file or folder", SourceLoc{p, 0, 0});
     }
@@ -303,9 +356,8 @@ IngestResult ingest_paths(const std::vector<std::string>& paths, DiagSink& diags
   IngestResult& out = w.out;
   for (auto& [dir, cf] : w.compile_dirs) {
     // The run_* folder two levels up (run_*/torchinductor/model__...).
-    fs::path d(dir);
-    if (d.has_parent_path() && d.parent_path().filename() == "torchinductor")
-      cf.run_dir = d.parent_path().parent_path().string();
+    std::string up = parent_of(dir);
+    if (!up.empty() && file_name_of(up) == "torchinductor") cf.run_dir = parent_of(up);
     if (cf.output_code.empty() && !cf.fx_graph_readable.empty())
       diags.warning("ingest-missing-file", "compile folder has no output_code.py; only its FX graph is analyzed",
                     SourceLoc{dir, 0, 0});

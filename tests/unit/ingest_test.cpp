@@ -79,3 +79,27 @@ TEST(Ingest, AFileNamedTwiceKeepsItsFirstNaming) {
     EXPECT_EQ(file_first.find("stdout " + out + "\n"), std::string::npos) << jobs;
   }
 }
+
+TEST(Ingest, PathsAreSpelledAsStdFilesystemSpellsThem) {
+  // The walk joins and splits paths by string operations; what it finds must read as
+  // std::filesystem reads it, however the user spelled the folder: the compile folder is its
+  // files' parent_path(), the run folder two levels above it, a trailing '/' changes nothing.
+  const std::string root = fixture("s2_cuda");
+  const std::string plain = ingest({root}, 2);
+  ASSERT_NE(plain.find("compile "), std::string::npos);
+  EXPECT_EQ(ingest({root + "/"}, 2), plain);
+  for (const std::string& spelled : {root + "//", root + "/.", root + "/./torch_compile_debug/..",
+                                     root + "//torch_compile_debug"}) {
+    DiagSink d;
+    IngestResult r = ingest_paths({spelled}, d, 2);
+    ASSERT_FALSE(r.compiles.empty()) << spelled;
+    for (const auto& c : r.compiles) {
+      ASSERT_FALSE(c.output_code.empty()) << spelled;
+      const fs::path code(c.output_code.str());
+      EXPECT_EQ(c.output_code.str().rfind(spelled, 0), 0u) << c.output_code.str();
+      EXPECT_EQ(c.dir.str(), code.parent_path().string()) << spelled;
+      EXPECT_EQ(c.run_dir.str(), code.parent_path().parent_path().parent_path().string()) << spelled;
+      EXPECT_EQ(code.parent_path().parent_path().filename(), "torchinductor") << spelled;
+    }
+  }
+}
