@@ -54,12 +54,14 @@ bool has_space(std::string_view s) {
   return false;
 }
 
-// split_top's pieces interned. A piece with no whitespace is its own normal form: interned
-// from the view, without a string made per piece (shapes and strides of every node).
+// split_top's pieces interned. A piece trimmed of its outer whitespace and with none inside is its
+// own normal form: interned from the view, without a string made per piece (shapes and strides
+// of every node).
 IStringList split_top_interned(std::string_view s) {
   std::vector<IString> out;
   out.reserve(top_piece_bound(s));
   split_top_each(s, [&](std::string_view piece, bool last) {
+    piece = py::trim_space(piece);  // the space after each comma
     if (!has_space(piece)) {
       if (!last || !piece.empty()) out.emplace_back(piece);
       return;

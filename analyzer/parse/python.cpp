@@ -98,13 +98,23 @@ const Expr* Expr::kwarg(std::string_view name) const {
   return nullptr;
 }
 
+namespace {
+bool is_space_char(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+}  // namespace
+
+std::string_view trim_space(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && is_space_char(s[b])) ++b;
+  while (e > b && is_space_char(s[e - 1])) --e;
+  return s.substr(b, e - b);
+}
+
 std::string normalize_space(std::string_view s) {
-  // Most texts (names, numbers, short index expressions) hold no whitespace: one copy.
+  // Leading and trailing whitespace goes; most texts (names, numbers, a list's pieces after
+  // ", ") hold none inside: one copy.
+  s = trim_space(s);
   size_t i = 0;
-  for (; i < s.size(); ++i) {
-    char c = s[i];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') break;
-  }
+  while (i < s.size() && !is_space_char(s[i])) ++i;
   if (i == s.size()) return std::string(s);
   std::string out;
   out.reserve(s.size());
@@ -112,11 +122,11 @@ std::string normalize_space(std::string_view s) {
   bool space = false;
   for (; i < s.size(); ++i) {
     char c = s[i];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+    if (is_space_char(c)) {
       space = true;
       continue;
     }
-    if (space && !out.empty()) out += ' ';
+    if (space) out += ' ';
     space = false;
     out += c;
   }

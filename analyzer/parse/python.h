@@ -183,5 +183,8 @@ bool number_value(std::string_view text, double& out);
 
 // Collapses runs of whitespace to one space and trims: a stable text form of an index expression.
 std::string normalize_space(std::string_view s);
+// `s` without its leading and trailing whitespace (a view into it): normalize_space(s) when what
+// is left holds no whitespace.
+std::string_view trim_space(std::string_view s);
 
 }  // namespace ilint::py
