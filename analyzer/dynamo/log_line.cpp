@@ -102,52 +102,84 @@ std::optional<CompileId> parse_compile_id(std::string_view text) {
   return id;
 }
 
+namespace {
+
+// The length of the valid UTF-8 sequence at s[i] (1 for ASCII), or 0 when it is not one: a bad
+// lead byte, a missing or wrong continuation byte, an overlong form, a surrogate, or a value
+// past U+10FFFF.
+size_t utf8_sequence(const std::string& s, size_t i) {
+  const size_t n = s.size();
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  size_t len = 0;
+  uint32_t cp = 0;
+  if (c < 0x80) {
+    return 1;
+  } else if ((c & 0xE0) == 0xC0) {
+    len = 2;
+    cp = c & 0x1F;
+  } else if ((c & 0xF0) == 0xE0) {
+    len = 3;
+    cp = c & 0x0F;
+  } else if ((c & 0xF8) == 0xF0) {
+    len = 4;
+    cp = c & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + len > n) return 0;
+  for (size_t k = 1; k < len; ++k) {
+    unsigned char cc = static_cast<unsigned char>(s[i + k]);
+    if ((cc & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (cc & 0x3F);
+  }
+  if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF ||
+      (cp >= 0xD800 && cp <= 0xDFFF))
+    return 0;
+  return len;
+}
+
+// The first byte at or after i that is not ASCII (s.size() if none), eight bytes at a time.
+size_t skip_ascii(const std::string& s, size_t i) {
+  constexpr uint64_t kHighs = 0x8080808080808080ull;
+  while (i + 8 <= s.size()) {
+    uint64_t x;
+    std::memcpy(&x, s.data() + i, 8);
+    if (x & kHighs) break;
+    i += 8;
+  }
+  while (i < s.size() && static_cast<unsigned char>(s[i]) < 0x80) ++i;
+  return i;
+}
+
+}  // namespace
+
 bool sanitize_utf8(std::string& s) {
+  // Valid text (nearly every log line, nearly all of it ASCII) is left where it is: the first
+  // invalid sequence is found before anything is copied.
+  const size_t n = s.size();
+  size_t i = 0;
+  for (;;) {
+    i = skip_ascii(s, i);
+    if (i >= n) return false;
+    size_t len = utf8_sequence(s, i);
+    if (len == 0) break;
+    i += len;
+  }
   std::string out;
-  bool changed = false;
-  size_t i = 0, n = s.size();
-  out.reserve(n);
+  out.reserve(n + 2);
+  out.append(s, 0, i);
   while (i < n) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    size_t len = 0;
-    uint32_t cp = 0;
-    if (c < 0x80) {
-      out.push_back(static_cast<char>(c));
-      ++i;
-      continue;
-    } else if ((c & 0xE0) == 0xC0) {
-      len = 2;
-      cp = c & 0x1F;
-    } else if ((c & 0xF0) == 0xE0) {
-      len = 3;
-      cp = c & 0x0F;
-    } else if ((c & 0xF8) == 0xF0) {
-      len = 4;
-      cp = c & 0x07;
-    }
-    bool ok = len > 0 && i + len <= n;
-    for (size_t k = 1; ok && k < len; ++k) {
-      unsigned char cc = static_cast<unsigned char>(s[i + k]);
-      if ((cc & 0xC0) != 0x80) ok = false;
-      cp = (cp << 6) | (cc & 0x3F);
-    }
-    if (ok) {
-      // Reject overlong forms, surrogates and values past U+10FFFF.
-      if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF ||
-          (cp >= 0xD800 && cp <= 0xDFFF))
-        ok = false;
-    }
-    if (ok) {
+    size_t len = utf8_sequence(s, i);
+    if (len) {
       out.append(s, i, len);
       i += len;
     } else {
-      out += "\xEF\xBF\xBD";
-      changed = true;
+      out += "\xEF\xBF\xBD";  // U+FFFD for each byte that starts no valid sequence
       ++i;
     }
   }
-  if (changed) s.swap(out);
-  return changed;
+  s.swap(out);
+  return true;
 }
 
 // ------------------------------------------------------------------ MD5 (RFC 1321)
@@ -174,28 +206,33 @@ struct Md5 {
       M[i] = uint32_t(p[i * 4]) | (uint32_t(p[i * 4 + 1]) << 8) | (uint32_t(p[i * 4 + 2]) << 16) |
              (uint32_t(p[i * 4 + 3]) << 24);
     uint32_t A = a0, B = b0, C = c0, D = d0;
-    for (int i = 0; i < 64; ++i) {
-      uint32_t F;
-      int g;
-      if (i < 16) {
-        F = (B & C) | (~B & D);
-        g = i;
-      } else if (i < 32) {
-        F = (D & B) | (~D & C);
-        g = (5 * i + 1) % 16;
-      } else if (i < 48) {
-        F = B ^ C ^ D;
-        g = (3 * i + 5) % 16;
-      } else {
-        F = C ^ (B | ~D);
-        g = (7 * i) % 16;
-      }
-      F = F + A + K[i] + M[g];
-      A = D;
-      D = C;
-      C = B;
-      B = B + rotl(F, S[i]);
-    }
+    // The 64 steps written out, four rounds of sixteen, each with its own function and message
+    // order: no per-step branch or index arithmetic (a TORCH_TRACE payload is hashed whole,
+    // and the loop with both was most of reading one).
+    auto step = [](uint32_t& a, uint32_t b, uint32_t f, uint32_t m, uint32_t k, int r) {
+      a = b + rotl(a + f + k + m, r);
+    };
+#define ILINT_MD5_ROUND(FN, G0, G1)                                              \
+  for (int j = 0; j < 16; j += 4) {                                             \
+    const int i = base + j;                                                     \
+    step(A, B, FN(B, C, D), M[(G0 + G1 * (i + 0)) % 16], K[i + 0], S[i + 0]);   \
+    step(D, A, FN(A, B, C), M[(G0 + G1 * (i + 1)) % 16], K[i + 1], S[i + 1]);   \
+    step(C, D, FN(D, A, B), M[(G0 + G1 * (i + 2)) % 16], K[i + 2], S[i + 2]);   \
+    step(B, C, FN(C, D, A), M[(G0 + G1 * (i + 3)) % 16], K[i + 3], S[i + 3]);   \
+  }
+    auto f1 = [](uint32_t b, uint32_t c, uint32_t d) { return (b & c) | (~b & d); };
+    auto f2 = [](uint32_t b, uint32_t c, uint32_t d) { return (d & b) | (~d & c); };
+    auto f3 = [](uint32_t b, uint32_t c, uint32_t d) { return b ^ c ^ d; };
+    auto f4 = [](uint32_t b, uint32_t c, uint32_t d) { return c ^ (b | ~d); };
+    int base = 0;
+    ILINT_MD5_ROUND(f1, 0, 1)
+    base = 16;
+    ILINT_MD5_ROUND(f2, 1, 5)
+    base = 32;
+    ILINT_MD5_ROUND(f3, 5, 3)
+    base = 48;
+    ILINT_MD5_ROUND(f4, 0, 7)
+#undef ILINT_MD5_ROUND
     a0 += A;
     b0 += B;
     c0 += C;

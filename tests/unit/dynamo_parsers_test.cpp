@@ -63,6 +63,14 @@ TEST(DynamoLogLine, Md5KnownVectors) {
   EXPECT_EQ(md5_hex("The quick brown fox jumps over the lazy dog"), "9e107d9d372bb6826bd81d3542a419d6");
   // 56..64 bytes: the length needs a second padding block.
   EXPECT_EQ(md5_hex(std::string(56, 'a')), "3b0c8ac703f828b04c6c197006d17218");
+  // RFC 1321's last vector (two blocks), and 1280 bytes of every byte value.
+  std::string digits;
+  for (int i = 0; i < 8; ++i) digits += "1234567890";
+  EXPECT_EQ(md5_hex(digits), "57edf4a22be3c955ac49da2e2107b67a");
+  std::string all;
+  for (int r = 0; r < 5; ++r)
+    for (int c = 0; c < 256; ++c) all += static_cast<char>(c);
+  EXPECT_EQ(md5_hex(all), "82829f1f3f2bb0f18b25f278e5bba8bd");
 }
 
 TEST(DynamoLogLine, GlogPrefix) {
@@ -109,6 +117,56 @@ TEST(DynamoLogLine, Utf8Repair) {
   EXPECT_EQ(s, "ok \xEF\xBF\xBD\xEF\xBF\xBD end \xc3\xa9");
   std::string t = "plain";
   EXPECT_FALSE(sanitize_utf8(t));
+}
+
+TEST(DynamoLogLine, Utf8RepairAgreesWithAByteByByteDecoder) {
+  // sanitize_utf8 skips ASCII eight bytes at a time and copies only from the first bad
+  // sequence; its answer must be a plain decoder's, which replaces each byte that starts no
+  // valid sequence (bad lead, short or wrong continuation, overlong, surrogate, > U+10FFFF).
+  auto reference = [](const std::string& in, std::string& out) {
+    out.clear();
+    bool changed = false;
+    for (size_t i = 0; i < in.size();) {
+      unsigned char c = static_cast<unsigned char>(in[i]);
+      size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+      uint32_t cp = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
+      bool ok = len > 0 && i + len <= in.size();
+      for (size_t k = 1; ok && k < len; ++k) {
+        unsigned char cc = static_cast<unsigned char>(in[i + k]);
+        ok = (cc & 0xC0) == 0x80;
+        cp = (cp << 6) | (cc & 0x3F);
+      }
+      if (ok && ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+                 cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)))
+        ok = false;
+      if (ok) {
+        out.append(in, i, len);
+        i += len;
+      } else {
+        out += "\xEF\xBF\xBD";
+        changed = true;
+        ++i;
+      }
+    }
+    return changed;
+  };
+  // Mostly ASCII with a few high bytes drawn from the boundary values, at every alignment.
+  const unsigned char highs[] = {0x80, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xF8, 0xFF, 0xA0, 0x9F};
+  uint32_t rng = 12345;
+  auto next = [&] { return rng = rng * 1664525u + 1013904223u; };
+  for (int round = 0; round < 20000; ++round) {
+    std::string in(next() % 40, 'a');
+    for (auto& ch : in) {
+      uint32_t r = next() >> 8;
+      if (r % 5 == 0) ch = static_cast<char>(highs[(r / 5) % sizeof highs]);
+      else if (r % 7 == 0) ch = '\0';
+    }
+    std::string want, got = in;
+    bool want_changed = reference(in, want);
+    EXPECT_EQ(sanitize_utf8(got), want_changed) << round;
+    EXPECT_EQ(got, want_changed ? want : in) << round;
+    if (HasFailure()) break;
+  }
 }
 
 TEST(DynamoGuards, TreeLines) {
