@@ -162,6 +162,7 @@ def main():
     ap.add_argument("--corpus-repeat", type=int, default=1, help="runs per measurement on the corpus (median)")
     ap.add_argument("--jobs", default="1,2", help="-j values to run (first one is the reference)")
     ap.add_argument("--skip-fixtures", action="store_true")
+    ap.add_argument("--skip-varied", action="store_true", help="skip the varied corpus (with C++ kernels)")
     ap.add_argument("--skip-identical", action="store_true")
     ap.add_argument("--skip-triton", action="store_true", help="skip the Triton-only corpus (make_corpus.py --no-cpp)")
     ap.add_argument("--keep", action="store_true")
@@ -203,7 +204,8 @@ def main():
             fixture_rows.append(bench_set(a, n, [p], files, a.repeat, jobs, workdir=scratch, extra_bins=extra))
             save()
 
-    modes = ("varied",) + (() if a.skip_identical else ("identical",)) + (() if a.skip_triton else ("triton",))
+    modes = ((() if a.skip_varied else ("varied",)) + (() if a.skip_identical else ("identical",)) +
+             (() if a.skip_triton else ("triton",)))
     for mode in modes:
         out = os.path.join(a.work, mode)
         print("making the %s corpus (%d kernels)..." % (mode, a.kernels), file=sys.stderr, flush=True)
