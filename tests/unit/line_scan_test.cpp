@@ -475,6 +475,38 @@ TEST(FxText, ShapeAndStridePiecesAreSplitAtTopLevelCommasAndNormalized) {
   EXPECT_GT(tensors, 50u);
 }
 
+TEST(FxText, AnnotationsReadAgainAndAfterTheCacheStartsOverGiveTheSameAnswer) {
+  // parse_value_annotation keeps the answers it gave (per thread, at most 4096): an answer handed
+  // out again, or made again after the cache was emptied, is the one first made.
+  std::vector<std::string> anns = {"Sym(s0)", "Sym(zf0)", "Sym(Eq(s0, 1))", "f32[8, 16][16, 1]cuda:0", "not an annotation"};
+  append_quoted_strings(anns);
+  struct Answer {
+    ValueKind kind;
+    DType dtype;
+    std::vector<std::string> shape, stride;
+    std::string device;
+    bool operator==(const Answer&) const = default;
+  };
+  auto answer = [](const std::string& a) {
+    ValueKind kind;
+    TensorMeta m = parse_value_annotation(a, kind);
+    return Answer{kind, m.dtype, texts(m.shape), texts(m.stride), m.device.str()};
+  };
+  std::vector<Answer> first;
+  for (const auto& a : anns) first.push_back(answer(a));
+  for (size_t i = 0; i < anns.size(); ++i) EXPECT_EQ(answer(anns[i]), first[i]) << anns[i];  // from the cache
+  for (int n = 0; n < 5000; ++n) {  // more distinct texts than the cache holds: it starts over
+    Answer a = answer("f32[" + std::to_string(n) + ", 2][2, 1]cpu");
+    ASSERT_EQ(a.shape, (std::vector<std::string>{std::to_string(n), "2"}));
+  }
+  for (size_t i = 0; i < anns.size(); ++i) EXPECT_EQ(answer(anns[i]), first[i]) << anns[i];  // made again
+  EXPECT_EQ(first[0].kind, ValueKind::SymInt);
+  EXPECT_EQ(first[1].kind, ValueKind::SymFloat);
+  EXPECT_EQ(first[2].kind, ValueKind::SymBool);
+  EXPECT_EQ(first[3].kind, ValueKind::Tensor);
+  EXPECT_EQ(first[4].kind, ValueKind::Other);
+}
+
 TEST(LineScan, JsonStringsIsNlohmannsStrictParse) {
   // The fixtures' provenance mappings, small hand cases, and random edits of both: where the
   // scanner answers Yes, nlohmann must accept the text and report the same events.
