@@ -74,44 +74,6 @@ IStringList split_top_interned(std::string_view s) {
   return out;
 }
 
-TensorMeta read_value_annotation(std::string_view text, ValueKind& kind);
-
-// The annotations already read on this thread. An annotation's meaning is a function of its text
-// alone, and its TensorMeta holds only interned values, so an answer can be handed out again:
-// the same few annotations ("f32[8, 16][16, 1]cuda:0") recur on every node of a graph and its
-// kernels' fragments, and reading one (split, intern, intern the lists) cost ~2.4k instructions.
-class AnnotationCache {
- public:
-  const std::pair<TensorMeta, ValueKind>& get(std::string_view text) {
-    auto it = map_.find(text);
-    if (it != map_.end()) return it->second;
-    if (map_.size() >= kMaxEntries) {  // bounded: a model with endless distinct shapes starts over
-      map_.clear();
-      keys_.clear();
-    }
-    ValueKind kind;
-    TensorMeta meta = read_value_annotation(text, kind);
-    const std::string& key = keys_.emplace_back(text);  // the map's views point here
-    return map_.emplace(std::string_view(key), std::make_pair(std::move(meta), kind)).first->second;
-  }
-
- private:
-  static constexpr size_t kMaxEntries = 4096;
-  std::deque<std::string> keys_;
-  std::unordered_map<std::string_view, std::pair<TensorMeta, ValueKind>> map_;
-};
-
-}  // namespace
-
-TensorMeta parse_value_annotation(std::string_view text, ValueKind& kind) {
-  thread_local AnnotationCache cache;
-  const auto& [meta, k] = cache.get(text);
-  kind = k;
-  return meta;
-}
-
-namespace {
-
 TensorMeta read_value_annotation(std::string_view text, ValueKind& kind) {
   TensorMeta m;
   kind = ValueKind::Other;
@@ -156,7 +118,39 @@ TensorMeta read_value_annotation(std::string_view text, ValueKind& kind) {
   return m;
 }
 
+// The annotations already read on this thread. An annotation's meaning is a function of its text
+// alone, and its TensorMeta holds only interned values, so an answer can be handed out again:
+// the same few annotations ("f32[8, 16][16, 1]cuda:0") recur on every node of a graph and its
+// kernels' fragments, and reading one (split, intern, intern the lists) cost ~2.4k instructions.
+class AnnotationCache {
+ public:
+  const std::pair<TensorMeta, ValueKind>& get(std::string_view text) {
+    auto it = map_.find(text);
+    if (it != map_.end()) return it->second;
+    if (map_.size() >= kMaxEntries) {  // bounded: a model with endless distinct shapes starts over
+      map_.clear();
+      keys_.clear();
+    }
+    ValueKind kind;
+    TensorMeta meta = read_value_annotation(text, kind);
+    const std::string& key = keys_.emplace_back(text);  // the map's views point here
+    return map_.emplace(std::string_view(key), std::make_pair(std::move(meta), kind)).first->second;
+  }
+
+ private:
+  static constexpr size_t kMaxEntries = 4096;
+  std::deque<std::string> keys_;
+  std::unordered_map<std::string_view, std::pair<TensorMeta, ValueKind>> map_;
+};
+
 }  // namespace
+
+TensorMeta parse_value_annotation(std::string_view text, ValueKind& kind) {
+  thread_local AnnotationCache cache;
+  const auto& [meta, k] = cache.get(text);
+  kind = k;
+  return meta;
+}
 
 void collect_fragment_refs(std::string_view args, std::vector<IString>& out) {
   if (scan::plain_line(args)) {
