@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "analyzer/parse/python.h"
+#include "analyzer/parse/triton_decorator.h"
 
 namespace ilint {
 
@@ -161,17 +162,47 @@ DType dtype_in(const DTypeByName& m, const std::string& name) {
 
 }  // namespace
 
-void read_triton_kernel(Kernel& k, const FilePath& file, DiagSink& diags) {
-  // k.source outlives the module (nothing below assigns it): parse it in place.
-  py::Module m = py::parse_module_view(k.source, k.source_first_line - 1);
+void read_triton_kernel(Kernel& k, const FilePath& file, DiagSink& diags, TritonDecoratorRead how) {
+  // The decorator's metadata, read by hand where the scanner answers. The parser then reads the
+  // source without the decorator's bytes, its line ends kept: every other statement keeps its
+  // lines and columns (byte offsets after it move, and only this module's texts use them).
+  scan::TritonDecorator dec;
+  bool scanned = how == TritonDecoratorRead::Scan && scan::triton_decorator(k.source, dec) == scan::Match::Yes;
+  std::string without_decorator;
+  std::string_view text = k.source;
+  if (scanned) {
+    std::string_view src = k.source;
+    without_decorator.reserve(src.size() - (dec.end - dec.begin) + dec.line_ends);
+    without_decorator.append(src.substr(0, dec.begin)).append(dec.line_ends, '\n').append(src.substr(dec.end));
+    text = without_decorator;
+  }
+  // The text outlives the module (k.source is not assigned below, `without_decorator` is local): parse it in place.
+  py::Module m = py::parse_module_view(text, k.source_first_line - 1);
   for (auto& i : m.issues) {
     k.parse_errors.push_back(i.message);
     diags.warning("parse-triton", "kernel " + k.name + ": " + i.message, SourceLoc{file, i.line, i.col});
   }
   k.backend = KernelBackend::Triton;
 
+  auto add_param = [&](std::string_view name, std::string_view type_text) {
+    KernelParam p;
+    p.name = std::string(name);
+    p.type_text = std::string(type_text);
+    p.is_constexpr = p.type_text == "constexpr";
+    p.is_pointer = !p.type_text.empty() && p.type_text[0] == '*';
+    p.dtype = p.is_constexpr ? DType::Unknown : parse_dtype(p.type_text);
+    k.params.push_back(p);
+  };
   // Decorators and the jit function.
   std::string decorator_kind;
+  if (scanned) {
+    decorator_kind = std::string(dec.kind);
+    for (auto& [name, type_text] : dec.signature) add_param(name, type_text);
+    if (dec.has_mutated_args) {
+      k.has_mutated_args = true;
+      for (std::string_view a : dec.mutated_args) k.mutated_args.emplace_back(a);
+    }
+  }
   const Stmt* def = nullptr;
   for (const auto& s : m.stmts) {
     if (s.kind == Stmt::Decorator && s.value && s.value->kind == Expr::Call && s.value->func) {
@@ -180,15 +211,7 @@ void read_triton_kernel(Kernel& k, const FilePath& file, DiagSink& diags) {
         decorator_kind = d.substr(std::string("triton_heuristics.").size());
         if (const Expr* tm = s.value->kwarg("triton_meta")) {
           if (const Expr* sig = dict_get(*tm, "signature")) {
-            for (size_t i = 0; i + 1 < sig->items.size(); i += 2) {
-              KernelParam p;
-              p.name = std::string(sig->items[i]->text);
-              p.type_text = std::string(sig->items[i + 1]->text);
-              p.is_constexpr = p.type_text == "constexpr";
-              p.is_pointer = !p.type_text.empty() && p.type_text[0] == '*';
-              p.dtype = p.is_constexpr ? DType::Unknown : parse_dtype(p.type_text);
-              k.params.push_back(p);
-            }
+            for (size_t i = 0; i + 1 < sig->items.size(); i += 2) add_param(sig->items[i]->text, sig->items[i + 1]->text);
           }
         }
         if (const Expr* im = s.value->kwarg("inductor_meta")) {
