@@ -42,6 +42,12 @@ std::set<DType> explicit_casts(const std::string& code) {
   return out;
 }
 
+// False only where explicit_casts finds nothing: every one of its patterns ends in bfloat16,
+// float16 or half.
+bool may_name_low_precision(std::string_view code) {
+  return code.find("float16") != std::string_view::npos || code.find("half") != std::string_view::npos;
+}
+
 bool is_cast_op(const std::string& target) {
   std::string op = op_short_name(target);
   return op == "convert_element_type" || op == "_to_copy" || op == "to";
@@ -93,9 +99,12 @@ class ElidedLowPrecisionCast : public Rule {
   void check_compile(const Compile& c, std::vector<Finding>& out) const {
     const FxGraph& g = c.fx;
     // User lines with an explicit low-precision cast, and the nodes each line produced.
+    // Only lines whose code can hold a cast explicit_casts finds (its patterns all name float16,
+    // bfloat16 or half): most nodes are skipped before their line's key is built.
     std::map<std::string, std::vector<const FxNode*>> by_line;
     for (const auto& n : g.nodes)
-      if (n.op == "call_function" && n.user_loc && !n.user_code.empty()) by_line[user_key(n)].push_back(&n);
+      if (n.op == "call_function" && n.user_loc && may_name_low_precision(n.user_code))
+        by_line[user_key(n)].push_back(&n);
 
     for (const auto& [key, nodes] : by_line) {
       std::set<DType> wanted = explicit_casts(nodes[0]->user_code);
