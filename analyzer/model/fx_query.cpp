@@ -1,6 +1,7 @@
 #include "analyzer/model/fx_query.h"
 
 #include <algorithm>
+#include <string_view>
 
 namespace ilint {
 
@@ -87,9 +88,13 @@ namespace ilint {
 
 namespace {
 // "reinterpret_tensor(buf0, (8, ), (1, ), 8)" -> {"buf0", "(8, )", "(1, )", "8"}; empty when not a call.
-std::vector<std::string> call_args(const std::string& text, const std::string& callee) {
+std::vector<std::string> call_args(const std::string& text, std::string_view callee) {
   std::vector<std::string> out;
-  if (text.rfind(callee + "(", 0) != 0 || text.back() != ')') return out;
+  // Compared in place: most launch arguments are plain buffer names, and building `callee + "("`
+  // for each was a heap allocation per argument.
+  if (text.size() < callee.size() + 2 || text.compare(0, callee.size(), callee) != 0 || text[callee.size()] != '(' ||
+      text.back() != ')')
+    return out;
   std::string inner = text.substr(callee.size() + 1, text.size() - callee.size() - 2);
   std::string cur;
   int depth = 0;
@@ -141,6 +146,10 @@ ArgBuffer resolve_launch_arg(const Compile& c, const std::string& arg_text) {
   if (!b) return r;
   r.buffer = t;
   r.chain.push_back(t);
+  if (b->alias_of.empty()) {  // most arguments: a buffer that is no view
+    r.root = t;
+    return r;
+  }
   std::set<std::string> seen{t};
   while (!b->alias_of.empty()) {
     if (b->is_reuse) r.via_reuse = true;
