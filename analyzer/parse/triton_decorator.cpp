@@ -333,12 +333,11 @@ constexpr PrefixTable kPrefixBytes;
 bool prefix_is_plain(std::string_view prefix) {
   int depth = 0;
   for (char ch : prefix) {
-    switch (kPrefixBytes.c[static_cast<unsigned char>(ch)]) {
-      case Plain: break;
-      case Opener: ++depth; break;
-      case Closer: depth = depth > 0 ? depth - 1 : 0; break;  // the tokenizer's count: never below 0
-      default: return false;
-    }
+    uint8_t k = kPrefixBytes.c[static_cast<unsigned char>(ch)];
+    if (k == Plain) continue;  // nearly every byte
+    if (k == Refused) return false;
+    if (k == Opener) ++depth;
+    else depth = depth > 0 ? depth - 1 : 0;  // the tokenizer's count: never below 0
   }
   return depth == 0;
 }
