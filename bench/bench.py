@@ -43,7 +43,8 @@ def measure(cmd, stdout=subprocess.DEVNULL):
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
     p.returncode = os.waitstatus_to_exitcode(status)
-    return {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "rss": ru.ru_maxrss * 1024, "rc": p.returncode}
+    return {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "sys": ru.ru_stime, "minflt": ru.ru_minflt,
+            "rss": ru.ru_maxrss * 1024, "rc": p.returncode}
 
 
 def median_of(cmd, repeat):
@@ -51,7 +52,7 @@ def median_of(cmd, repeat):
     for r in runs:
         if r["rc"] not in (0, 1):  # inductor-lint: 1 = findings
             sys.exit("command failed (%d): %s" % (r["rc"], " ".join(cmd[:4])))
-    return {k: statistics.median(r[k] for r in runs) for k in ("wall", "cpu", "rss")} | {"n": repeat}
+    return {k: statistics.median(r[k] for r in runs) for k in ("wall", "cpu", "sys", "minflt", "rss")} | {"n": repeat}
 
 
 def files_opened(lint, paths, workdir):
@@ -265,6 +266,19 @@ def report(fixture_rows, corpus_rows, corpus_info, jobs, repeat, corpus_repeat, 
             print("Scaling (varied corpus, lint -j%d, CPU time): " % jobs[0] + ", ".join(
                 "%s -> %.1f s/GB, %.0f us/kernel" % (fmt_bytes(r["bytes"]), r[j1]["cpu"] / (r["bytes"] / 1e9),
                                                     r[j1]["cpu"] * 1e6 / r["kernels"]) for r in v))
+        # Where the CPU time is spent in the kernel: on a virtual machine, file opens and page faults
+        # can cost as much as the parsing (docs/performance.md, session 8).
+        if all("sys" in r[j1] for r in corpus_rows):
+            print("\nSystem time and minor page faults (same runs):\n")
+            print("| input | " + " | ".join("lint -j%d sys (faults)" % j for j in jobs) +
+                  " | python sys | cat sys |")
+            print("|---|" + "---:|" * (len(jobs) + 2))
+            for r in corpus_rows:
+                P = r.get("python")
+                print("| %s | %s | %s | %.2f s |" % (
+                    r["label"], " | ".join("%.2f s (%dk)" % (r["lint_j%d" % j]["sys"], r["lint_j%d" % j]["minflt"] / 1000)
+                                           for j in jobs),
+                    "%.2f s" % P["sys"] if P else "-", r["cat"]["sys"]))
         if baseline_bin and v and "baseline_j1" in v[0]:
             print("\nBaseline binary %s (-j1) vs %s (-j1), same sets, same run:\n" % (baseline_bin, this_bin))
             print("| input | baseline wall (cpu) | this wall (cpu) | speed-up wall (cpu) | baseline RSS | this RSS |")
