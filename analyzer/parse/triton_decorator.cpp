@@ -10,9 +10,11 @@ namespace ilint::scan {
 namespace {
 
 constexpr std::string_view kMark = "\n@triton_heuristics.";
-// Brackets deeper than this answer Unsure: far below the Python parser's own depth limit (200
-// nested expression levels, of which one bracket level takes at most three).
-constexpr int kMaxNesting = 32;
+// The Python parser cuts expressions deeper than 200 levels (a diagnostic): a call or bracket
+// level takes it at most 4 (expression, chain link, call, operand), a name of a dotted chain 1.
+// The reader counts the same way and answers Unsure past half of that.
+constexpr int kLevelCost = 4;
+constexpr int kMaxDepth = 100;
 
 bool ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
@@ -129,7 +131,7 @@ class Reader {
   std::string_view s_;
   size_t i_;
   TritonDecorator& out_;
-  int nesting_ = 0;
+  int depth_ = 0;  // the parser's depth, over-counted (kLevelCost, one per chained name)
 
   char peek(size_t k = 0) const { return i_ + k < s_.size() ? s_[i_ + k] : '\0'; }
   bool at(char c) const { return i_ < s_.size() && s_[i_] == c; }
@@ -141,8 +143,8 @@ class Reader {
       else if (c != ' ' && c != '\t') break;
     }
   }
-  bool enter() { return ++nesting_ <= kMaxNesting; }
-  void leave() { --nesting_; }
+  bool enter() { return (depth_ += kLevelCost) <= kMaxDepth; }
+  void leave() { depth_ -= kLevelCost; }
 
   std::string_view ident() {
     size_t b = i_;
@@ -198,16 +200,21 @@ class Reader {
 
   // name(.name)* [call]
   bool name_chain() {
+    int links = 0;
     for (;;) {
       if (reserved(ident())) return false;
+      if (++links + depth_ > kMaxDepth) return false;
       if (!at('.')) break;
       ++i_;
       if (!ident_start(peek())) return false;
     }
     char c = peek();
     if (c == '\'' || c == '"') return false;  // a string prefix (r'', b'', f'')
-    if (c == '(') return call_args(false);
-    return true;
+    if (c != '(') return true;
+    depth_ += links;  // the call's arguments are parsed inside the chain
+    bool ok = call_args(false);
+    depth_ -= links;
+    return ok;
   }
 
   // [ a, b ] or ( a, b ); i_ at the opener.

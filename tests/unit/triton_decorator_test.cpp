@@ -131,6 +131,8 @@ TEST(TritonDecorator, LeavesToTheParserWhatItCannotReadExactly) {
       head + dec(sig) + "\nx = a @ b" + tail,                // an '@' after it that is no @triton.jit
       head + "@triton_heuristics.pointwise (" + sig + ")" + tail,
       head + dec(sig + ", x=" + std::string(40, '[') + std::string(40, ']')) + tail,  // too deep
+      head + dec(sig + ", x=a" + [] { std::string c; for (int i = 0; i < 250; ++i) c += ".b"; return c; }()) + tail,  // the parser cuts it
+      head + dec(sig + ", x=" + [] { std::string c; for (int i = 0; i < 60; ++i) c += "a.b.c("; return c + std::string(60, ')'); }()) + tail,
       head + dec(sig).substr(0, 40) + tail,                   // truncated
       head + dec(sig + ",\r\n x=1") + tail,                   // a CR
   };
