@@ -362,6 +362,23 @@ bool only_jit_decorators(std::string_view s) {
   return true;
 }
 
+// The first line after `from` that holds code (not blank, not only a comment) starts at column 0.
+// The decorator, a statement at column 0, closes every `def` above it (a helper's body); without
+// it, an indented line that follows would be read as part of that body. Found by fuzz_triton.
+bool next_code_line_unindented(std::string_view s, size_t from) {
+  for (size_t k = from; k < s.size();) {
+    size_t j = k;
+    while (j < s.size() && (s[j] == ' ' || s[j] == '\t' || s[j] == '\f')) ++j;
+    if (j < s.size() && s[j] == '\r') return false;
+    if (j < s.size() && s[j] != '\n' && s[j] != '#') return j == k;
+    size_t nl = s.find('\n', j);
+    if (nl == std::string_view::npos) return true;
+    if (s.substr(j, nl - j).find('\r') != std::string_view::npos) return false;
+    k = nl + 1;
+  }
+  return true;
+}
+
 }  // namespace
 
 Match triton_decorator(std::string_view source, TritonDecorator& out) {
@@ -383,7 +400,7 @@ Match triton_decorator(std::string_view source, TritonDecorator& out) {
   i = r.pos();
   while (i < source.size() && (source[i] == ' ' || source[i] == '\t')) ++i;
   if (i < source.size() && source[i] != '\n') return Match::Unsure;
-  if (!only_jit_decorators(source.substr(i))) return Match::Unsure;
+  if (!only_jit_decorators(source.substr(i)) || !next_code_line_unindented(source, i)) return Match::Unsure;
   out.begin = at;
   out.end = i;
   return Match::Yes;

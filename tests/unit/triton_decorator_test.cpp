@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <iostream>
 #include <random>
 #include <set>
@@ -135,6 +137,9 @@ TEST(TritonDecorator, LeavesToTheParserWhatItCannotReadExactly) {
       head + dec(sig + ", x=" + [] { std::string c; for (int i = 0; i < 60; ++i) c += "a.b.c("; return c + std::string(60, ')'); }()) + tail,
       head + dec(sig).substr(0, 40) + tail,                   // truncated
       head + dec(sig + ",\r\n x=1") + tail,                   // a CR
+      // An indented line after it: the decorator closes the helper's def above, blanked it would not.
+      "@triton.jit\ndef h(a):\n    return a\n" + dec(sig) + "\n    tmp0 = a * a\n" + tail,
+      "@triton.jit\ndef h(a):\n    return a\n" + dec(sig) + "\n\n    # c\n  \n\tx = 1" + tail,
   };
   for (const auto& s : unsure) {
     TritonDecorator d;
@@ -148,6 +153,7 @@ TEST(TritonDecorator, LeavesToTheParserWhatItCannotReadExactly) {
       head + dec("\n    " + sig + " ,\n    inductor_meta={'mutated_arg_names': [], },\n") + tail,
       head + dec("triton_meta={}, x=(), y=(1,), z={'a', 'b'}, w=-3, v=f(a.b(c=1), 2.5e+3)") + tail,
       dec(sig) + tail,                                        // at the very start
+      head + dec(sig) + "\n\n    # an indented comment\n" + tail,  // comments and blank lines before the jit line
       "x = triton_heuristics .y\n@triton.jit\ndef h():\n    pass\n" + dec(sig) + tail,  // named, no decorator
       head + dec("triton_meta={'a': 1, 'signature': {'in_ptr0': '*bf16'}, 'signature': {'x': '*fp32'}}") + tail,
   };
@@ -156,6 +162,26 @@ TEST(TritonDecorator, LeavesToTheParserWhatItCannotReadExactly) {
     EXPECT_EQ(ilint::scan::triton_decorator(s, d), Match::Yes) << s;
     EXPECT_TRUE(same_both_ways({"k", s, 3}));
   }
+}
+
+// The inputs fuzz_triton found the two reads to differ on (tests/unit/regressions/triton_*).
+TEST(TritonDecorator, FuzzFindingsAreReadTheSameBothWays) {
+  size_t n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(ILINT_SOURCE_DIR) + "/tests/unit/regressions")) {
+    std::string name = e.path().filename().string();
+    if (name.rfind("triton_", 0) != 0) continue;
+    ++n;
+    // Named and placed as the fuzz target does: the first `def NAME(`, line 1 + size % 5.
+    std::string text = ilint::testing::read_all(e.path()), kname = "triton_fuzz_kernel";
+    size_t d = text.find("def ");
+    if (d != std::string::npos) {
+      size_t end = d + 4;
+      while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) ++end;
+      if (end > d + 4) kname = text.substr(d + 4, end - d - 4);
+    }
+    same_both_ways({kname, text, 1 + static_cast<int>(text.size() % 5)});
+  }
+  EXPECT_GE(n, 2u);
 }
 
 TEST(TritonDecorator, RandomEditsOfFixtureKernelsAreReadTheSameBothWays) {
