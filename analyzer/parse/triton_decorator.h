@@ -10,10 +10,11 @@
 //
 // It answers Yes only where the Python parser (analyzer/parse/python.h) would read the same
 // decorator without an issue and find the same kind, signature and mutated_arg_names, and where
-// blanking the decorator's bytes (line ends kept) leaves every other statement of the module as
+// leaving the decorator out (its line ends kept) leaves every other statement of the module as
 // the parser reads it in the whole source. Anything else (an escape, a comment, a backslash, a
-// string before the decorator, a second `triton_heuristics` reference, an operator, a duplicated
-// meta keyword, nesting past 64, ...) answers Unsure, and the caller parses the whole source.
+// string or an open bracket before the decorator, an '@' other than `@triton.jit`, an indented
+// line after it, an operator, a duplicated meta keyword, depth past half the parser's limit, ...)
+// answers Unsure, and the caller parses the whole source.
 // tests/unit/triton_decorator_test.cpp and the fuzz_triton target check that the kernel reader
 // builds the same Kernel either way.
 #pragma once
@@ -37,8 +38,8 @@ struct TritonDecorator {
   std::vector<std::string_view> mutated_args;
 };
 
-// Yes: `out` holds the decorator, the only one naming triton_heuristics in `source`. Unsure: the
-// caller must parse the whole source (see above); `out` is then unspecified.
+// Yes: `out` holds the decorator, the only decorator in `source` other than `@triton.jit` lines.
+// Unsure: the caller must parse the whole source (see above); `out` is then unspecified.
 Match triton_decorator(std::string_view source, TritonDecorator& out);
 
 }  // namespace ilint::scan
