@@ -2,6 +2,7 @@
 // checking that the decorator scanner's path (TritonDecoratorRead::Scan) and the whole-source
 // parse (TritonDecoratorRead::Parse) build the same Kernel: in the unit test and the fuzz target.
 #pragma once
+#include <cctype>
 #include <sstream>
 #include <string>
 
@@ -48,6 +49,15 @@ inline std::string kernel_facts(const Kernel& k) {
   for (const auto& [v, r] : k.loop_ranges) o << "range " << v << " " << r.first << " " << r.second << "\n";
   for (const auto& e : k.parse_errors) o << "error " << e << "\n";
   return o.str();
+}
+
+// The name fuzz_triton gives an input: that of its first `def NAME(`, else triton_fuzz_kernel.
+inline std::string first_def_name(const std::string& source) {
+  size_t d = source.find("def ");
+  if (d == std::string::npos) return "triton_fuzz_kernel";
+  size_t e = d + 4;
+  while (e < source.size() && (std::isalnum(static_cast<unsigned char>(source[e])) || source[e] == '_')) ++e;
+  return e > d + 4 ? source.substr(d + 4, e - d - 4) : "triton_fuzz_kernel";
 }
 
 // The kernel `name` of `source` (its first line at `first_line` of output_code.py) read one way:

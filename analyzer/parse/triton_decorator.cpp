@@ -82,10 +82,8 @@ class Reader {
   // triton_meta and inductor_meta keyword values are read for their entries.
   bool call_args(bool top) {
     if (!enter()) return false;
-    ++i_;  // '('
     bool seen_triton_meta = false, seen_inductor_meta = false, seen_keyword = false;
-    ws();
-    while (!at(')')) {
+    bool ok = items(')', [&] {
       size_t start = i_;
       std::string_view key;
       if (ident_start(peek())) {
@@ -99,32 +97,26 @@ class Reader {
           i_ = start;
         }
       }
-      if (key.empty()) {
-        if (seen_keyword) return false;  // a positional argument after a keyword one
-        if (!value(Capture::None)) return false;
-      } else {
-        seen_keyword = true;
-        if (reserved(key)) return false;
-        Capture c = Capture::None;
-        if (top && key == "triton_meta") {
-          if (seen_triton_meta) return false;
-          seen_triton_meta = true;
-          c = Capture::TritonMeta;
-        } else if (top && key == "inductor_meta") {
-          if (seen_inductor_meta) return false;
-          seen_inductor_meta = true;
-          c = Capture::InductorMeta;
-        }
-        // The reader takes a meta entry from a dict display only: anything else (a name, a
-        // parenthesized dict) would need the parser's view of it.
-        if (c != Capture::None && !at('{')) return false;
-        if (!value(c)) return false;
+      if (key.empty()) return !seen_keyword && value(Capture::None);  // no positional after a keyword
+      seen_keyword = true;
+      if (reserved(key)) return false;
+      Capture c = Capture::None;
+      if (top && key == "triton_meta") {
+        if (seen_triton_meta) return false;
+        seen_triton_meta = true;
+        c = Capture::TritonMeta;
+      } else if (top && key == "inductor_meta") {
+        if (seen_inductor_meta) return false;
+        seen_inductor_meta = true;
+        c = Capture::InductorMeta;
       }
-      if (!separator(')')) return false;
-    }
-    ++i_;  // ')'
+      // The reader takes a meta entry from a dict display only: anything else (a name, a
+      // parenthesized dict) would need the parser's view of it.
+      if (c != Capture::None && !at('{')) return false;
+      return value(c);
+    });
     leave();
-    return true;
+    return ok;
   }
 
  private:
@@ -162,6 +154,19 @@ class Reader {
       return true;
     }
     return at(close);
+  }
+
+  // The elements of a bracketed display or argument list: i_ at the opener; `element` reads one
+  // element at i_; elements are separated by ',' (a trailing one allowed); i_ ends past `close`.
+  template <class Element>
+  bool items(char close, Element element) {
+    ++i_;
+    ws();
+    while (!at(close)) {
+      if (!element() || !separator(close)) return false;
+    }
+    ++i_;
+    return true;
   }
 
   // A string literal without prefix, escapes or line ends, not followed by another literal
@@ -220,38 +225,24 @@ class Reader {
   // [ a, b ] or ( a, b ); i_ at the opener.
   bool sequence(char close) {
     if (!enter()) return false;
-    ++i_;
-    ws();
-    while (!at(close)) {
-      if (!value(Capture::None)) return false;
-      if (!separator(close)) return false;
-    }
-    ++i_;
+    bool ok = items(close, [&] { return value(Capture::None); });
     leave();
-    return true;
+    return ok;
   }
 
   // A list display of plain strings: mutated_arg_names.
   bool string_list() {
-    if (!at('[')) return false;
-    ++i_;
-    ws();
-    while (!at(']')) {
+    return at('[') && items(']', [&] {
       std::string_view t;
       if (!plain_string(t)) return false;
       out_.mutated_args.push_back(t);
-      if (!separator(']')) return false;
-    }
-    ++i_;
-    return true;
+      return true;
+    });
   }
 
   // A dict display of plain strings to plain strings: the signature.
   bool string_dict() {
-    if (!at('{')) return false;
-    ++i_;
-    ws();
-    while (!at('}')) {
+    return at('{') && items('}', [&] {
       std::string_view k, v;
       if (!plain_string(k)) return false;
       ws();
@@ -260,52 +251,45 @@ class Reader {
       ws();
       if (!plain_string(v)) return false;
       out_.signature.emplace_back(k, v);
-      if (!separator('}')) return false;
-    }
-    ++i_;
-    return true;
+      return true;
+    });
   }
 
   // { k: v, ... } or { a, b }; i_ at the '{'. With a capture, the first entry under the key the
   // reader uses is read by its own rule (the parser's dict lookup takes the first).
   bool dict_or_set(Capture capture) {
     if (!enter()) return false;
-    ++i_;
-    ws();
     enum { Unknown, Dict, Set } kind = Unknown;
     bool captured = false;
-    while (!at('}')) {
+    bool ok = items('}', [&] {
       std::string_view key;
       bool key_is_string = at('\'') || at('"');
       if (key_is_string ? !string(&key) : !value(Capture::None)) return false;
       ws();
-      if (at(':')) {
-        if (kind == Set) return false;
-        kind = Dict;
-        ++i_;
-        ws();
-        bool ok;
-        if (key_is_string && !captured && capture == Capture::TritonMeta && key == "signature") {
-          captured = true;
-          ok = string_dict();
-        } else if (key_is_string && !captured && capture == Capture::InductorMeta && key == "mutated_arg_names") {
-          captured = true;
-          out_.has_mutated_args = true;
-          ok = string_list();
-        } else {
-          ok = value(Capture::None);
-        }
-        if (!ok) return false;
-      } else {
+      if (!at(':')) {
         if (kind == Dict) return false;
         kind = Set;
+        return true;
       }
-      if (!separator('}')) return false;
-    }
-    ++i_;
+      if (kind == Set) return false;
+      kind = Dict;
+      ++i_;
+      ws();
+      if (key_is_string && !captured && capture == Capture::TritonMeta && key == "signature") {
+        captured = true;
+        return string_dict();
+      }
+      if (key_is_string && !captured && capture == Capture::InductorMeta && key == "mutated_arg_names") {
+        captured = true;
+        out_.has_mutated_args = true;
+        return string_list();
+      }
+      return value(Capture::None);
+    });
     leave();
-    return true;
+    return ok;
   }
+
 
   bool value(Capture capture) {
     char c = peek();

@@ -8,7 +8,7 @@ namespace ilint {
 
 // How the `@triton_heuristics.<kind>(...)` decorator is read. Scan (the default): by the hand
 // reader of analyzer/parse/triton_decorator.h where it answers, the rest of the source through
-// the Python parser with the decorator's bytes blanked; the whole source through the parser
+// the Python parser without the decorator (its line ends kept); the whole source through the parser
 // where it does not. Parse: always the whole source through the parser (the reference the
 // tests and the fuzz target compare Scan with; both give the same Kernel).
 enum class TritonDecoratorRead { Scan, Parse };

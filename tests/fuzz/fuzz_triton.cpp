@@ -2,7 +2,6 @@
 // it over: Kernel::source set, the name taken from the first `def NAME(` so the body is read.
 // Every input is read twice, with the decorator scanner (the default) and with the whole source
 // through the Python parser: the two must give the same Kernel and the same diagnostics.
-#include <cctype>
 #include <cstdint>
 
 #include "analyzer/parse/triton_kernel.h"
@@ -11,13 +10,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string source(reinterpret_cast<const char*>(data), size);
-  std::string name = "triton_fuzz_kernel";
-  size_t d = source.find("def ");
-  if (d != std::string::npos) {
-    size_t e = d + 4;
-    while (e < source.size() && (std::isalnum(static_cast<unsigned char>(source[e])) || source[e] == '_')) ++e;
-    if (e > d + 4) name = source.substr(d + 4, e - d - 4);
-  }
+  std::string name = ilint::testing::first_def_name(source);
   int first_line = 1 + static_cast<int>(size % 5);
   ilint::Kernel k;
   k.source = source;

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <iostream>
 #include <random>
@@ -172,13 +171,7 @@ TEST(TritonDecorator, FuzzFindingsAreReadTheSameBothWays) {
     if (name.rfind("triton_", 0) != 0) continue;
     ++n;
     // Named and placed as the fuzz target does: the first `def NAME(`, line 1 + size % 5.
-    std::string text = ilint::testing::read_all(e.path()), kname = "triton_fuzz_kernel";
-    size_t d = text.find("def ");
-    if (d != std::string::npos) {
-      size_t end = d + 4;
-      while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) ++end;
-      if (end > d + 4) kname = text.substr(d + 4, end - d - 4);
-    }
+    std::string text = ilint::testing::read_all(e.path()), kname = ilint::testing::first_def_name(text);
     same_both_ways({kname, text, 1 + static_cast<int>(text.size() % 5)});
   }
   EXPECT_GE(n, 2u);
