@@ -2,7 +2,9 @@
 // come after, in analyzer/confirm and analyzer/report.)
 #pragma once
 #include <functional>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/findings.h"
@@ -72,6 +74,14 @@ using CppWrapperReader = std::function<void(Compile& c, const std::string& sourc
                                             std::vector<size_t>* kernels_to_read)>;
 void set_cpp_wrapper_reader(CppWrapperReader reader);
 const CppWrapperReader& cpp_wrapper_reader();
+
+// Optional, with the wrapper reader: prepares the C++ wrappers of several output_code.py texts
+// (compiles the calling thread builds next) so that the wrapper reader, called for them on the
+// same thread while the returned handle lives, reads them from fewer Clang runs. Results are the
+// same with or without it. Unset without Clang.
+using CppWrapperBatcher = std::function<std::shared_ptr<void>(const std::vector<std::string_view>& output_code_texts)>;
+void set_cpp_wrapper_batcher(CppWrapperBatcher batcher);
+const CppWrapperBatcher& cpp_wrapper_batcher();
 
 // Parse stage: fills program.compiles from the ingested files. Returns the number of files read.
 // With `cpp_kernels`, the C++ kernels are not read here: they are appended for read_cpp_kernels

@@ -8,8 +8,9 @@ size, so a benchmark can take the first 1/4, 1/2 or all shards as three input si
 Two modes:
   varied     each replica's kernels are renamed consistently (every file of the folder, whole words:
              triton_poi_fused_add_0 -> triton_poi_fused_add_0_r17; a C++ kernel's `extern "C" void
-             kernel(` -> `kernel_r17(`), so no two kernel sources are the same bytes; readers that
-             cache by source hash (the Clang C++ reader) cannot reuse work.
+             kernel(` -> `kernel_r17(`; the `extern "C" void cpp_fused_*(` kernels defined in a C++
+             wrapper too), so no two replicas' kernel sources are the same bytes; readers that
+             cache by source hash (the Clang C++ reader) cannot reuse work across replicas.
   identical  the folders are byte-for-byte copies (hard links to the fixture files where the file
              system allows, else copies): every kernel source repeats.
 --no-cpp keeps only the compile folders with no C++ kernel and no C++ wrapper (Triton only: what a
@@ -27,6 +28,9 @@ import sys
 
 CPP_KERNEL_FN = re.compile(rb'(extern "C"\s+void\s+)kernel\(')
 KERNEL_DEF = re.compile(rb"^(\w+) = async_compile\.(?:triton|cpp_pybinding|cpp)\(", re.M)
+# The C++ kernels of a cpp_wrapper=True compile are functions of the wrapper's C++ string, not
+# `name = async_compile...` assignments: `extern "C"  void cpp_fused_add_0(`.
+WRAPPER_KERNEL_FN = re.compile(rb'extern "C"\s+void\s+(cpp_fused_\w+)\(')
 
 
 CPP_MARK = (b"async_compile.cpp_pybinding", b"cpp_wrapper_src")
@@ -46,6 +50,8 @@ def compile_folders(fixtures, no_cpp=False):
                 if no_cpp and any(m in code for m in CPP_MARK):
                     continue
                 names = KERNEL_DEF.findall(code)
+                if b"cpp_wrapper_src" in code:
+                    names += sorted(set(WRAPPER_KERNEL_FN.findall(code)))
                 files = {}
                 for name in sorted(fn):
                     with open(os.path.join(dp, name), "rb") as f:

@@ -11,7 +11,9 @@
 // No Clang header here: the CLI includes this.
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/model/model.h"
@@ -20,18 +22,19 @@
 
 namespace ilint {
 
-// The two readers the module hands out (the signatures of CppKernelReader and CppWrapperReader).
+// What the module hands out (the signatures of CppKernelReader, CppWrapperReader and CppWrapperBatcher).
 struct ClangPluginReaders {
   void (*read_kernels)(const std::vector<CppKernelJob>& jobs, DiagSink& diags, int threads) = nullptr;
   bool (*read_wrapper)(Compile& c, const std::string& source, int first_line, const FilePath& file,
                        DiagSink& diags, std::vector<size_t>* kernels_to_read) = nullptr;
+  std::shared_ptr<void> (*prepare_wrappers)(const std::vector<std::string_view>& output_code_texts) = nullptr;
 };
 
 // Layout check between the executable and the module: a module from another build whose model
 // types differ in size is refused instead of corrupting memory. Bump the version when a
 // signature above changes.
 struct ClangPluginAbi {
-  int version = 1;
+  int version = 2;
   size_t kernel = sizeof(Kernel);
   size_t compile = sizeof(Compile);
   size_t diag_sink = sizeof(DiagSink);

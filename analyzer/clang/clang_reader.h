@@ -4,7 +4,9 @@
 // kernel_reader.cpp and wrapper_reader.cpp; everything else sees only the model types.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -63,7 +65,7 @@ struct EmbeddedCppSource {
 // Finds the embedded C++ sources of an output_code.py text. This is a literal scanner for the
 // two assignment forms above (no Python is evaluated); the lead's output_code.py parser owns
 // kernels in the pipeline, this is used for the C++ wrapper, the tests and the benchmark.
-std::vector<EmbeddedCppSource> find_embedded_cpp_sources(const std::string& text);
+std::vector<EmbeddedCppSource> find_embedded_cpp_sources(std::string_view text);
 
 // ------------------------------------------------------------------ C++ wrapper (cpp_wrapper=True)
 
@@ -80,5 +82,22 @@ std::vector<EmbeddedCppSource> find_embedded_cpp_sources(const std::string& text
 // read_cpp_kernels_clang, batched with the other compiles' kernels); without it they are read here.
 bool read_cpp_wrapper_clang(Compile& c, const std::string& source, int first_line, const FilePath& file,
                             DiagSink& diags, std::vector<size_t>* kernels_to_read = nullptr);
+
+// Parses the C++ wrappers of these output_code.py texts (the compiles this thread is about to
+// build) in batches, several wrappers per Clang run (see wrapper_reader.cpp), until the returned
+// handle is destroyed, on this thread: meanwhile read_cpp_wrapper_clang, on this thread, reads a
+// wrapper with the same source from its batch instead of parsing it. The result is the same as
+// parsing each alone: a wrapper that cannot share a translation unit, or whose batch Clang
+// reports an error in, is parsed alone when it is read. Matches the CppWrapperBatcher hook of
+// analyzer/pipeline.h.
+std::shared_ptr<void> prepare_cpp_wrappers_clang(const std::vector<std::string_view>& output_code_texts);
+
+// Wrapper batch counters (for the tests of the batches).
+struct WrapperBatchStats {
+  uint64_t batches = 0;    // Clang runs of two or more wrappers
+  uint64_t batched = 0;    // wrappers in the batches Clang accepted
+  uint64_t fallbacks = 0;  // batches not used (an error): their wrappers were parsed alone
+};
+WrapperBatchStats wrapper_batch_stats();
 
 }  // namespace ilint

@@ -9,6 +9,7 @@ void install_clang_kernel_reader() { set_cpp_kernel_reader(read_cpp_kernels_clan
 void install_optional_readers() {
   install_clang_kernel_reader();
   set_cpp_wrapper_reader(read_cpp_wrapper_clang);  // its bool result is not used by the pipeline
+  set_cpp_wrapper_batcher(prepare_cpp_wrappers_clang);
 }
 
 }  // namespace ilint

@@ -8,5 +8,6 @@ extern "C" __attribute__((visibility("default"))) int ilint_clang_plugin_readers
   if (!abi || !out || !(*abi == ilint::ClangPluginAbi{})) return 0;
   out->read_kernels = &ilint::read_cpp_kernels_clang;
   out->read_wrapper = &ilint::read_cpp_wrapper_clang;
+  out->prepare_wrappers = &ilint::prepare_cpp_wrappers_clang;
   return 1;
 }

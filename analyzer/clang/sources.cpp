@@ -8,7 +8,7 @@ namespace ilint {
 
 namespace {
 
-int line_of(const std::string& text, size_t pos, size_t& cursor, int& line) {
+int line_of(std::string_view text, size_t pos, size_t& cursor, int& line) {
   for (; cursor < pos && cursor < text.size(); ++cursor)
     if (text[cursor] == '\n') ++line;
   return line;
@@ -18,7 +18,7 @@ bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c 
 
 // Reads a Python string literal's quote at `pos` (r''' r""" ''' """); on success sets the quote
 // text and returns the position right after it.
-size_t open_triple_quote(const std::string& t, size_t pos, std::string& quote) {
+size_t open_triple_quote(std::string_view t, size_t pos, std::string& quote) {
   while (pos < t.size() && (t[pos] == ' ' || t[pos] == '\n' || t[pos] == '\t')) ++pos;
   if (pos < t.size() && (t[pos] == 'r' || t[pos] == 'R')) ++pos;
   if (t.compare(pos, 3, "'''") == 0) quote = "'''";
@@ -29,7 +29,7 @@ size_t open_triple_quote(const std::string& t, size_t pos, std::string& quote) {
 
 }  // namespace
 
-std::vector<EmbeddedCppSource> find_embedded_cpp_sources(const std::string& text) {
+std::vector<EmbeddedCppSource> find_embedded_cpp_sources(std::string_view text) {
   std::vector<EmbeddedCppSource> out;
   size_t cursor = 0;
   int line = 1;
@@ -44,7 +44,7 @@ std::vector<EmbeddedCppSource> find_embedded_cpp_sources(const std::string& text
     EmbeddedCppSource s;
     size_t body;
     if (at == kpos) {
-      std::string name = text.substr(ls, at - ls);
+      std::string name(text.substr(ls, at - ls));
       while (!name.empty() && name.back() == ' ') name.pop_back();
       bool ok = !name.empty();
       for (char c : name) ok = ok && is_ident(c);
@@ -60,7 +60,7 @@ std::vector<EmbeddedCppSource> find_embedded_cpp_sources(const std::string& text
       if (lb < text.size() && text[lb] == '[') {
         size_t rb = text.find(']', lb);
         if (rb == std::string::npos) break;
-        std::string list = text.substr(lb + 1, rb - lb - 1);
+        std::string list(text.substr(lb + 1, rb - lb - 1));
         for (size_t q = 0; (q = list.find_first_of("'\"", q)) != std::string::npos;) {
           char qc = list[q];
           size_t e = list.find(qc, q + 1);
@@ -86,7 +86,7 @@ std::vector<EmbeddedCppSource> find_embedded_cpp_sources(const std::string& text
     if (end == std::string::npos) break;
     s.def_line = line_of(text, ls, cursor, line);
     s.first_line = line_of(text, start, cursor, line);
-    s.source = text.substr(start, end - start);
+    s.source = std::string(text.substr(start, end - start));
     out.push_back(std::move(s));
     pos = end + 3;
   }

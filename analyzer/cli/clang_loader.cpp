@@ -86,6 +86,14 @@ void install_lazy_clang_readers() {
     }
     p.readers.read_wrapper(c, source, first_line, file, diags, kernels_to_read);
   });
+  // Called only when two or more of the texts hold a C++ wrapper (build_compiles checks), so a
+  // Triton-only run never loads the module for it. Without the module the wrapper reader above
+  // reports why, once.
+  set_cpp_wrapper_batcher([](const std::vector<std::string_view>& texts) -> std::shared_ptr<void> {
+    const LoadedPlugin& p = plugin();
+    if (!p.ok || !p.readers.prepare_wrappers) return nullptr;
+    return p.readers.prepare_wrappers(texts);
+  });
 }
 
 }  // namespace ilint

@@ -1,5 +1,9 @@
 // The parse stage: turns each ingested compile's files into a Compile of the model.
+#include <algorithm>
 #include <filesystem>
+#include <memory>
+#include <optional>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 #include <re2/re2.h>
@@ -128,8 +132,14 @@ void read_runnable(const std::string& path, Compile& c, std::string& torch_versi
   }
 }
 
+// `output_code`, when set, is the text of f.output_code read already (see build_compiles), or
+// null when that read failed; unset, build_one reads the file itself.
+// Most compiles one thread builds together so their C++ wrappers can share Clang runs.
+constexpr size_t kWrapperBatchCompiles = 32;
+
 void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, size_t& files_read,
-               std::vector<size_t>& cpp_kernels, DiagSink& diags) {
+               std::vector<size_t>& cpp_kernels, DiagSink& diags,
+               std::optional<const std::string*> output_code = std::nullopt) {
   c.files = f;
   std::string base = !f.dir.empty() ? fs::path(f.dir.str()).filename().string()
                                     : fs::path((!f.output_code.empty() ? f.output_code : f.fx_json).str()).filename().string();
@@ -148,8 +158,11 @@ void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, si
       if (torch_version.empty()) torch_version = version;
     }
   }
-  if (!f.output_code.empty() && read_text_file(f.output_code, text, diags)) {
-    parse_output_code(f.output_code, text, c, diags, &cpp_kernels);
+  const std::string* code = nullptr;
+  if (output_code) code = *output_code;
+  else if (!f.output_code.empty() && read_text_file(f.output_code, text, diags)) code = &text;
+  if (!f.output_code.empty() && code) {
+    parse_output_code(f.output_code, *code, c, diags, &cpp_kernels);
     ++files_read;
   } else if (!f.dir.empty() && f.output_code.empty() && f.fx_json.empty()) {
     // Reported by ingest already.
@@ -211,11 +224,39 @@ size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags,
   std::vector<std::string> versions(n);
   std::vector<size_t> read(n, 0);
   std::vector<std::vector<size_t>> cpp_kernels(n);
-  parallel_for(n, jobs, [&](size_t i) {
-    build_one(in.compiles[i], compiles[i], versions[i], read[i], cpp_kernels[i], diags);
+  auto build = [&](size_t i, std::optional<const std::string*> output_code) {
+    build_one(in.compiles[i], compiles[i], versions[i], read[i], cpp_kernels[i], diags, output_code);
     if (!keep_kernel_sources)
       for (auto& k : compiles[i].kernels)
         if (k.backend != KernelBackend::Cpp) std::string().swap(k.source);
+  };
+  // With the Clang reader, C++ wrappers are parsed several per Clang run (half of a wrapper's
+  // parse is a fixed cost): a thread takes runs of consecutive compiles, reads their
+  // output_code.py first, and hands the texts to the batcher when two or more hold a wrapper.
+  // Runs are short enough to leave every thread a share (n / 2 per thread at least).
+  const CppWrapperBatcher& batcher = cpp_wrapper_batcher();
+  size_t threads = static_cast<size_t>(std::max(jobs, 1));
+  size_t per_run = batcher ? std::clamp<size_t>(n / (2 * threads), 1, kWrapperBatchCompiles) : 1;
+  size_t runs = (n + per_run - 1) / per_run;
+  parallel_for(runs, jobs, [&](size_t r) {
+    size_t lo = r * per_run, hi = std::min(n, lo + per_run);
+    if (hi - lo == 1) return build(lo, std::nullopt);
+    std::vector<std::string> texts(hi - lo);
+    std::vector<bool> read_ok(hi - lo, false);
+    std::vector<std::string_view> with_wrapper;
+    for (size_t i = lo; i < hi; ++i) {
+      const FilePath& path = in.compiles[i].output_code;
+      if (path.empty()) continue;
+      read_ok[i - lo] = read_text_file(path, texts[i - lo], diags);
+      if (read_ok[i - lo] && texts[i - lo].find("cpp_wrapper_src = (") != std::string::npos)
+        with_wrapper.push_back(texts[i - lo]);
+    }
+    std::shared_ptr<void> prepared = with_wrapper.size() >= 2 ? batcher(with_wrapper) : nullptr;
+    for (size_t i = lo; i < hi; ++i) {
+      const std::string* text = read_ok[i - lo] ? &texts[i - lo] : nullptr;
+      build(i, text);
+      std::string().swap(texts[i - lo]);
+    }
   });
   // The C++ kernels of every compile, read together: the reader parses each distinct source
   // once and batches them (many kernels per Clang run), on `jobs` threads. The kernels are

@@ -24,4 +24,14 @@ CppWrapperReader& wrapper_reader_slot() {
 void set_cpp_wrapper_reader(CppWrapperReader reader) { wrapper_reader_slot() = std::move(reader); }
 const CppWrapperReader& cpp_wrapper_reader() { return wrapper_reader_slot(); }
 
+namespace {
+CppWrapperBatcher& wrapper_batcher_slot() {
+  static CppWrapperBatcher b;
+  return b;
+}
+}  // namespace
+
+void set_cpp_wrapper_batcher(CppWrapperBatcher batcher) { wrapper_batcher_slot() = std::move(batcher); }
+const CppWrapperBatcher& cpp_wrapper_batcher() { return wrapper_batcher_slot(); }
+
 }  // namespace ilint
