@@ -1025,7 +1025,7 @@ void read_cpp_kernels_clang(const std::vector<CppKernelJob>& jobs_in, DiagSink& 
   // Work items: batches of batchable kernels, and the others alone. A batch holds up to
   // kBatchKernels kernels or kBatchBytes of source, and there are at least as many items as
   // threads when there are that many kernels.
-  constexpr size_t kBatchKernels = 24, kBatchBytes = 96 * 1024;
+  constexpr size_t kBatchKernels = 64, kBatchBytes = 256 * 1024;
   int n_threads = std::max(1, jobs);
   std::vector<std::vector<size_t>> items;
   std::vector<size_t> batchable_jobs;

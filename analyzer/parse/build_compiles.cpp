@@ -132,10 +132,11 @@ void read_runnable(const std::string& path, Compile& c, std::string& torch_versi
   }
 }
 
+// Most compiles one thread builds together so their C++ wrappers can share Clang runs.
+constexpr size_t kWrapperBatchCompiles = 64;
+
 // `output_code`, when set, is the text of f.output_code read already (see build_compiles), or
 // null when that read failed; unset, build_one reads the file itself.
-// Most compiles one thread builds together so their C++ wrappers can share Clang runs.
-constexpr size_t kWrapperBatchCompiles = 32;
 
 void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, size_t& files_read,
                std::vector<size_t>& cpp_kernels, DiagSink& diags,
