@@ -1,5 +1,6 @@
 // The parse stage: turns each ingested compile's files into a Compile of the model.
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -134,6 +135,15 @@ void read_runnable(const std::string& path, Compile& c, std::string& torch_versi
 
 // Most compiles one thread builds together so their C++ wrappers can share Clang runs.
 constexpr size_t kWrapperBatchCompiles = 64;
+// Whether an output_code.py text holds a C++ wrapper (formats.md 2.8): `cpp_wrapper_src = (`.
+// torch 2.11 starts Python-wrapper modules with `# AOT ID:` and cpp_wrapper=True modules without
+// it (see parse_output_code), so the search, ~2 instructions a byte over every Triton module,
+// is left out for those. A wrapper missed here is still read, alone: batching is only faster.
+bool holds_cpp_wrapper(std::string_view text) {
+  static constexpr std::string_view kMark = "cpp_wrapper_src = (";
+  if (text.substr(0, 9) == "# AOT ID:") return false;
+  return memmem(text.data(), text.size(), kMark.data(), kMark.size()) != nullptr;
+}
 
 // `output_code`, when set, is the text of f.output_code read already (see build_compiles), or
 // null when that read failed; unset, build_one reads the file itself.
@@ -232,31 +242,45 @@ size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags,
         if (k.backend != KernelBackend::Cpp) std::string().swap(k.source);
   };
   // With the Clang reader, C++ wrappers are parsed several per Clang run (half of a wrapper's
-  // parse is a fixed cost): a thread takes runs of consecutive compiles, reads their
-  // output_code.py first, and hands the texts to the batcher when two or more hold a wrapper.
-  // Runs are short enough to leave every thread a share (n / 2 per thread at least).
+  // parse is a fixed cost): a thread takes runs of consecutive compiles, and at the first
+  // output_code.py of a run that holds a wrapper it reads the rest of the run's texts and hands
+  // those holding one to the batcher. A run without wrappers reads one text at a time into one
+  // buffer, as a run of one compile does. Runs are short enough to leave every thread a share.
   const CppWrapperBatcher& batcher = cpp_wrapper_batcher();
   size_t threads = static_cast<size_t>(std::max(jobs, 1));
   size_t per_run = batcher ? std::clamp<size_t>(n / (2 * threads), 1, kWrapperBatchCompiles) : 1;
   size_t runs = (n + per_run - 1) / per_run;
   parallel_for(runs, jobs, [&](size_t r) {
     size_t lo = r * per_run, hi = std::min(n, lo + per_run);
-    if (hi - lo == 1) return build(lo, std::nullopt);
-    std::vector<std::string> texts(hi - lo);
-    std::vector<bool> read_ok(hi - lo, false);
-    std::vector<std::string_view> with_wrapper;
+    std::string buffer;             // the text being built, reused (resize zero-fills only growth)
+    std::vector<std::string> ahead;  // texts read ahead, at index - lo
+    std::vector<signed char> ahead_read;  // -1: not read ahead, 0: the read failed, 1: read
+    std::shared_ptr<void> prepared;  // the run's wrapper batches, until the run is built
     for (size_t i = lo; i < hi; ++i) {
       const FilePath& path = in.compiles[i].output_code;
-      if (path.empty()) continue;
-      read_ok[i - lo] = read_text_file(path, texts[i - lo], diags);
-      if (read_ok[i - lo] && texts[i - lo].find("cpp_wrapper_src = (") != std::string::npos)
-        with_wrapper.push_back(texts[i - lo]);
-    }
-    std::shared_ptr<void> prepared = with_wrapper.size() >= 2 ? batcher(with_wrapper) : nullptr;
-    for (size_t i = lo; i < hi; ++i) {
-      const std::string* text = read_ok[i - lo] ? &texts[i - lo] : nullptr;
-      build(i, text);
-      std::string().swap(texts[i - lo]);
+      if (path.empty()) {
+        build(i, std::nullopt);
+        continue;
+      }
+      if (!ahead_read.empty() && ahead_read[i - lo] >= 0) {
+        build(i, ahead_read[i - lo] ? &ahead[i - lo] : nullptr);
+        std::string().swap(ahead[i - lo]);
+        continue;
+      }
+      bool ok = read_text_file(path, buffer, diags);
+      if (ok && batcher && ahead_read.empty() && i + 1 < hi && holds_cpp_wrapper(buffer)) {
+        ahead.resize(hi - lo);
+        ahead_read.assign(hi - lo, -1);
+        std::vector<std::string_view> with_wrapper{buffer};
+        for (size_t j = i + 1; j < hi; ++j) {
+          if (in.compiles[j].output_code.empty()) continue;
+          ahead_read[j - lo] = read_text_file(in.compiles[j].output_code, ahead[j - lo], diags) ? 1 : 0;
+          if (ahead_read[j - lo] && holds_cpp_wrapper(ahead[j - lo]))
+            with_wrapper.push_back(ahead[j - lo]);
+        }
+        if (with_wrapper.size() >= 2) prepared = batcher(with_wrapper);
+      }
+      build(i, ok ? &buffer : nullptr);
     }
   });
   // The C++ kernels of every compile, read together: the reader parses each distinct source
