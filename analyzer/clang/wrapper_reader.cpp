@@ -645,12 +645,15 @@ std::string_view ident_at(std::string_view s, size_t pos) {
 
 // What sharing a translation unit needs to know of a wrapper; false when it must be parsed
 // alone: a preprocessor directive other than #include (blanked), #define, #undef and #pragma, a
-// line that may hide one behind a comment, a namespace of its own (it would nest in the batch's),
+// line that may hide one behind a comment, push_macro/pop_macro or _Pragma of its own, a namespace of its own (it would nest in the batch's),
 // an extern "C" block, or no inductor_entry_impl (AOTInductor's out-of-line run_impl).
 bool batch_shape(std::string_view code, WrapperShape& shape) {
   if (code.find("inductor_entry_impl") == std::string_view::npos) return false;
   if (code.find("%:") != std::string_view::npos) return false;  // the digraph of '#'
-
+  // The wrapper's own macro stack (or a _Pragma that could hold one) would pop ours.
+  if (code.find("_Pragma") != std::string_view::npos || code.find("push_macro") != std::string_view::npos ||
+      code.find("pop_macro") != std::string_view::npos)
+    return false;
   size_t pos = 0;
   while (pos < code.size()) {
     size_t nl = code.find_first_of("\r\n", pos);

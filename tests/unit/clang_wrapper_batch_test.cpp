@@ -189,16 +189,24 @@ TEST(ClangWrapperBatch, AMacroOneWrapperDefinesDoesNotReachTheNext) {
 }
 
 TEST(ClangWrapperBatch, AWrapperThatCannotShareAUnitIsParsedAlone) {
-  auto ws = cuda_wrappers(3);
-  ASSERT_EQ(ws.size(), 3u);
+  auto ws = cuda_wrappers(4);
+  ASSERT_EQ(ws.size(), 4u);
   std::vector<std::string> sources = sources_of(ws);
-  // A conditional directive and a namespace of its own: each would read differently inside the
-  // batch's namespace (or leak), so these two go alone and only the third is left: no batch.
+  // A conditional directive, a namespace of its own, a pop_macro of its own: each would read
+  // differently inside the batch (leak, nest, or pop the batch's saved macro), so these go alone
+  // and the fourth has no batch-mate.
   sources[0] = "#if 1\n" + sources[0] + "\n#endif\n";
   sources[1] += "\nnamespace extra { int x; }\n";
+  sources[2] = "#pragma pop_macro(\"CUDA_DRIVER_CHECK\")\n" + sources[2];
   Readings r = read_both_ways(ws, sources);
   EXPECT_EQ(r.batched, r.alone);
   EXPECT_EQ(r.stats.batches, 0u);
+  // Any one of them unchanged would have shared a run with the fourth.
+  sources[2] = ws[2].source;
+  r = read_both_ways(ws, sources);
+  EXPECT_EQ(r.batched, r.alone);
+  EXPECT_EQ(r.stats.batches, 1u);
+  EXPECT_EQ(r.stats.batched, 2u);
 }
 
 TEST(ClangWrapperBatch, AnAnalysisIsTheSameWithAndWithoutBatches) {
