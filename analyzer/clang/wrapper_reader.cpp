@@ -645,8 +645,9 @@ std::string_view ident_at(std::string_view s, size_t pos) {
 
 // What sharing a translation unit needs to know of a wrapper; false when it must be parsed
 // alone: a preprocessor directive other than #include (blanked), #define, #undef and #pragma, a
-// line that may hide one behind a comment, push_macro/pop_macro or _Pragma of its own, a namespace of its own (it would nest in the batch's),
-// an extern "C" block, or no inductor_entry_impl (AOTInductor's out-of-line run_impl).
+// line that may hide one behind a comment, push_macro/pop_macro or _Pragma of its own, a
+// namespace of its own (it would nest in the batch's), an extern "C" block, or no
+// inductor_entry_impl (AOTInductor's out-of-line run_impl).
 bool batch_shape(std::string_view code, WrapperShape& shape) {
   if (code.find("inductor_entry_impl") == std::string_view::npos) return false;
   if (code.find("%:") != std::string_view::npos) return false;  // the digraph of '#'
@@ -793,7 +794,6 @@ std::shared_ptr<void> prepare_cpp_wrappers_clang(const std::vector<std::string_v
   std::set<std::string_view> seen;
   std::vector<EmbeddedCppSource> sources;
   for (std::string_view text : output_code_texts) {
-    if (text.find("cpp_wrapper_src") == std::string_view::npos) continue;
     for (auto& s : find_embedded_cpp_sources(text))
       if (s.name == "cpp_wrapper_src") sources.push_back(std::move(s));
   }

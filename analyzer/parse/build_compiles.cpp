@@ -3,7 +3,6 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
-#include <optional>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -145,12 +144,10 @@ bool holds_cpp_wrapper(std::string_view text) {
   return memmem(text.data(), text.size(), kMark.data(), kMark.size()) != nullptr;
 }
 
-// `output_code`, when set, is the text of f.output_code read already (see build_compiles), or
-// null when that read failed; unset, build_one reads the file itself.
-
+// `output_code` is the text of f.output_code, read by build_compiles; null when there is none
+// or its read failed (the read reported why).
 void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, size_t& files_read,
-               std::vector<size_t>& cpp_kernels, DiagSink& diags,
-               std::optional<const std::string*> output_code = std::nullopt) {
+               std::vector<size_t>& cpp_kernels, DiagSink& diags, const std::string* output_code) {
   c.files = f;
   std::string base = !f.dir.empty() ? fs::path(f.dir.str()).filename().string()
                                     : fs::path((!f.output_code.empty() ? f.output_code : f.fx_json).str()).filename().string();
@@ -169,11 +166,8 @@ void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, si
       if (torch_version.empty()) torch_version = version;
     }
   }
-  const std::string* code = nullptr;
-  if (output_code) code = *output_code;
-  else if (!f.output_code.empty() && read_text_file(f.output_code, text, diags)) code = &text;
-  if (!f.output_code.empty() && code) {
-    parse_output_code(f.output_code, *code, c, diags, &cpp_kernels);
+  if (!f.output_code.empty() && output_code) {
+    parse_output_code(f.output_code, *output_code, c, diags, &cpp_kernels);
     ++files_read;
   } else if (!f.dir.empty() && f.output_code.empty() && f.fx_json.empty()) {
     // Reported by ingest already.
@@ -235,7 +229,7 @@ size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags,
   std::vector<std::string> versions(n);
   std::vector<size_t> read(n, 0);
   std::vector<std::vector<size_t>> cpp_kernels(n);
-  auto build = [&](size_t i, std::optional<const std::string*> output_code) {
+  auto build = [&](size_t i, const std::string* output_code) {
     build_one(in.compiles[i], compiles[i], versions[i], read[i], cpp_kernels[i], diags, output_code);
     if (!keep_kernel_sources)
       for (auto& k : compiles[i].kernels)
@@ -259,7 +253,7 @@ size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags,
     for (size_t i = lo; i < hi; ++i) {
       const FilePath& path = in.compiles[i].output_code;
       if (path.empty()) {
-        build(i, std::nullopt);
+        build(i, nullptr);
         continue;
       }
       if (!ahead_read.empty() && ahead_read[i - lo] >= 0) {
