@@ -1,5 +1,6 @@
 #include "analyzer/clang/clang_common.h"
 
+#include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/Lex/Lexer.h>
@@ -15,6 +16,8 @@
 #include <map>
 #include <mutex>
 #include <optional>
+
+#include "analyzer/util/text.h"
 
 namespace ilint::clangx {
 
@@ -277,25 +280,119 @@ ParsedUnit parse_cpp(const std::string& code, const std::string& prelude_name, c
   return pu;
 }
 
+namespace {
+
+std::string_view ident_at(std::string_view s, size_t pos) {
+  size_t e = pos;
+  while (e < s.size() && is_ident_char(s[e])) ++e;
+  return s.substr(pos, e - pos);
+}
+
+// True when `code` has a `namespace` keyword not part of `using namespace`.
+bool declares_namespace(std::string_view code) {
+  static constexpr std::string_view kw = "namespace";
+  for (size_t p = 0; (p = code.find(kw, p)) != std::string_view::npos; p += kw.size()) {
+    bool word = (p == 0 || !is_ident_char(code[p - 1])) &&
+                (p + kw.size() >= code.size() || !is_ident_char(code[p + kw.size()]));
+    if (!word) continue;
+    size_t b = p;
+    while (b > 0 && (code[b - 1] == ' ' || code[b - 1] == '\t')) --b;
+    bool after_using = b >= 5 && code.substr(b - 5, 5) == "using" && (b == 5 || !is_ident_char(code[b - 6]));
+    if (!after_using) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool can_share_unit(std::string_view code, std::vector<std::string>* macros) {
+  for (std::string_view word : {"%:", "_Pragma", "push_macro", "pop_macro"})
+    if (code.find(word) != std::string_view::npos) return false;
+  if (declares_namespace(code)) return false;
+  // Only lines with a '#' matter: found with memchr, so the rest of the code is not walked line
+  // by line (this runs on every kernel and wrapper).
+  static constexpr const char* kSpace = " \t\f\v";
+  auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v'; };
+  for (size_t hash = code.find('#'); hash != std::string_view::npos; hash = code.find('#', hash)) {
+    size_t bol = hash;
+    while (bol > 0 && is_space(code[bol - 1])) --bol;
+    // Anything before the '#' on its line (a comment, say) might still leave it a directive.
+    if (bol > 0 && code[bol - 1] != '\n' && code[bol - 1] != '\r') return false;
+    size_t eol = hash;
+    while (eol < code.size() && code[eol] != '\n' && code[eol] != '\r') ++eol;
+    std::string_view line = code.substr(hash, eol - hash);
+    size_t d = line.find_first_not_of(kSpace, 1);
+    std::string_view name = d == std::string_view::npos ? std::string_view() : ident_at(line, d);
+    if (macros && (name == "define" || name == "undef")) {
+      size_t m = line.find_first_not_of(kSpace, d + name.size());
+      std::string_view macro = m == std::string_view::npos ? std::string_view() : ident_at(line, m);
+      if (macro.empty()) return false;
+      macros->emplace_back(macro);
+    } else if (name != "include" && name != "pragma") {
+      return false;
+    }
+    hash = eol;
+  }
+  return true;
+}
+
+std::string batch_unit(std::string_view ns_prefix, const std::vector<BatchMember>& members) {
+  size_t bytes = 0;
+  for (const auto& m : members) bytes += m.code.size() + 64 + 48 * m.macros.size();
+  std::string tu;
+  tu.reserve(bytes);
+  for (size_t i = 0; i < members.size(); ++i) {
+    const BatchMember& m = members[i];
+    for (const auto& name : m.macros) tu.append("#pragma push_macro(\"").append(name).append("\")\n");
+    tu.append("namespace ").append(ns_prefix).append(std::to_string(i)).append(" {\n#line 1\n");
+    tu += m.code;
+    if (tu.back() != '\n' && tu.back() != '\r') tu += '\n';
+    tu += "}\n";
+    for (auto it = m.macros.rbegin(); it != m.macros.rend(); ++it)
+      tu.append("#pragma pop_macro(\"").append(*it).append("\")\n");
+  }
+  return tu;
+}
+
+std::vector<const clang::NamespaceDecl*> batch_scopes(const clang::ASTContext& ctx, std::string_view ns_prefix,
+                                                      size_t count) {
+  std::vector<const clang::NamespaceDecl*> scopes(count, nullptr);
+  for (auto* d : ctx.getTranslationUnitDecl()->noload_decls()) {
+    auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(d);
+    if (!ns || !ns->getIdentifier()) continue;
+    llvm::StringRef name = ns->getName();
+    if (!name.startswith(llvm::StringRef(ns_prefix.data(), ns_prefix.size()))) continue;
+    size_t i = 0;
+    if (name.drop_front(ns_prefix.size()).getAsInteger(10, i) || i >= count) continue;
+    // Twice at the top level means a member's braces moved it: the batch is not to be trusted.
+    if (scopes[i]) return {};
+    scopes[i] = ns;
+  }
+  for (const auto* s : scopes)
+    if (!s) return {};
+  return scopes;
+}
+
 std::string blank_includes(const std::string& code) {
+  // Lines end where Clang ends them: "\n", "\r\n" or a lone "\r" (a wrapper with lone CRs kept
+  // its #include lines when only "\n" counted; found through fuzz_cpp_wrapper). The line ends are
+  // kept as they are, so Clang's line numbers do not move. Only the '#'s are visited (memchr):
+  // this runs on every kernel and wrapper.
   std::string out;
   out.reserve(code.size());
-  size_t pos = 0;
-  while (pos <= code.size()) {
-    // Lines end where Clang ends them: "\n", "\r\n" or a lone "\r" (a wrapper with lone CRs kept
-    // its #include lines when only "\n" counted; found through fuzz_cpp_wrapper). The line ends are
-    // kept as they are, so Clang's line numbers do not move.
-    size_t nl = code.find_first_of("\r\n", pos);
-    size_t end = nl == std::string::npos ? code.size() : nl;
-    std::string_view line(code.data() + pos, end - pos);
-    size_t first = line.find_first_not_of(" \t");
-    bool is_include = first != std::string_view::npos && line.substr(first).rfind("#include", 0) == 0;
-    if (!is_include) out.append(line);
-    if (nl == std::string::npos) break;
-    size_t term = code[nl] == '\r' && nl + 1 < code.size() && code[nl + 1] == '\n' ? 2 : 1;
-    out.append(code, nl, term);
-    pos = nl + term;
+  size_t copied = 0;
+  for (size_t hash = code.find('#'); hash != std::string::npos; hash = code.find('#', hash + 1)) {
+    size_t bol = hash;
+    while (bol > 0 && (code[bol - 1] == ' ' || code[bol - 1] == '\t')) --bol;
+    if (bol > 0 && code[bol - 1] != '\n' && code[bol - 1] != '\r') continue;
+    if (code.compare(hash, 8, "#include") != 0) continue;
+    size_t eol = hash;
+    while (eol < code.size() && code[eol] != '\n' && code[eol] != '\r') ++eol;
+    out.append(code, copied, bol - copied);
+    copied = eol;
+    hash = eol;
   }
+  out.append(code, copied, std::string::npos);
   return out;
 }
 

@@ -8,9 +8,14 @@
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/SourceManager.h>
 
+namespace clang {
+class NamespaceDecl;
+}
+
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/model/dtype.h"
@@ -65,6 +70,41 @@ clang::SourceLocation skipped_body_end(const clang::FunctionDecl& f, const clang
 
 // Replaces each `#include ...` line by an empty line, so the prelude stands in for it.
 std::string blank_includes(const std::string& code);
+
+// ------------------------------------------------------------------ batches
+//
+// Several codes in one translation unit (a batch): each Clang run pays a fixed cost (a compiler
+// instance, loading the precompiled prelude, deserializing the prelude declarations it looks
+// up) that a batch pays once for all its members. The kernel reader batches kernels, the
+// wrapper reader wrappers; both build the unit and find each member's AST the same way here.
+//
+// Each member goes in a namespace of its own, `<prefix><i>`, so its declarations stay apart
+// from the others', with its lines restored by `#line 1`, so Clang reports its own lines. The
+// macros a member defines or undefines are saved before it and restored after it
+// (`#pragma push_macro`/`pop_macro`), so the next member sees what it would see alone.
+
+// True when `code` can share a translation unit. Its preprocessor directives must be `#include`
+// (the caller blanks those), `#pragma`, or, only when `macros` is given, `#define`/`#undef`,
+// whose macro names are appended to *macros. Refused, too, is what a look for lines that start
+// with '#' could miss or what would unbalance the batch's macro stack: a '#' anywhere but at the
+// start of its line (`/* c */ #define X`), the digraph `%:`, `_Pragma`, `push_macro`/`pop_macro`
+// of its own; and a namespace of its own (other than `using namespace`), whose braces could
+// close the member's namespace early. Lines end at "\n", "\r\n" or a lone "\r", as for Clang.
+bool can_share_unit(std::string_view code, std::vector<std::string>* macros);
+
+// One member of a batch: its code (includes already blanked) and the macros it defines.
+struct BatchMember {
+  std::string code;
+  std::vector<std::string> macros;
+};
+
+// The batch's translation unit (to pass to parse_cpp): the members, in order, each in namespace
+// `<ns_prefix><i>` with its line numbers restored.
+std::string batch_unit(std::string_view ns_prefix, const std::vector<BatchMember>& members);
+
+// The namespaces of a parsed batch unit, by member index; empty when one is missing.
+std::vector<const clang::NamespaceDecl*> batch_scopes(const clang::ASTContext& ctx, std::string_view ns_prefix,
+                                                      size_t count);
 
 // Strips implicit nodes, parentheses-free: implicit casts, temporaries, cleanups and elidable
 // copy constructions, so `auto x = Vectorized<float>::loadu(...)` reaches the call.

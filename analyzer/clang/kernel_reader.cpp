@@ -16,6 +16,7 @@
 
 #include "analyzer/clang/clang_common.h"
 #include "analyzer/clang/clang_reader.h"
+#include "analyzer/util/text.h"
 
 namespace ilint {
 
@@ -83,7 +84,7 @@ std::string accumulator_base(const std::string& name) {
   if (i == name.size()) return name;
   if (name[i] != '_' || i + 1 == name.size()) return "";
   for (size_t j = i + 1; j < name.size(); ++j)
-    if (!(std::isalnum(static_cast<unsigned char>(name[j])) || name[j] == '_')) return "";
+    if (!is_ident_char(name[j])) return "";
   return name.substr(0, i);
 }
 
@@ -808,33 +809,17 @@ ParsedKernel parse_kernel_source(const std::string& source, const std::string& k
 
 // ------------------------------------------------------------------ batches
 
-// Several kernels in one translation unit: each Clang run pays a fixed cost (compiler instance,
-// loading the preamble) and the first use of every prelude template (deserialization and
-// instantiation of Vectorized<float>, ...); a batch pays them once for all its kernels.
+// Several kernels in one translation unit (clangx batches, clang_common.h): each Clang run pays
+// a fixed cost (compiler instance, loading the preamble) and the first use of every prelude
+// template (deserialization and instantiation of Vectorized<float>, ...); a batch pays them
+// once for all its kernels.
 //
-// Each kernel goes in a namespace of its own, its `extern "C"` blanked (two C-linkage
-// `kernel`s would clash; the linkage changes nothing in the AST facts read), its lines
-// restored with `#line 1`. A kernel with preprocessor definitions (#define, #undef, #if...)
-// is parsed alone, since a macro would leak into the kernels after it. A batch in which
-// Clang reports any error is parsed again one kernel at a time, so an error (or a brace
-// that swallows the next kernel) never changes another kernel's result.
-
-// True when `source` can share a translation unit: no directive but #include (blanked) and #pragma.
-bool batchable(const std::string& source) {
-  size_t pos = 0;
-  while (pos < source.size()) {
-    size_t nl = source.find('\n', pos);
-    size_t end = nl == std::string::npos ? source.size() : nl;
-    size_t first = source.find_first_not_of(" \t", pos);
-    if (first < end && source[first] == '#') {
-      std::string_view d(source.data() + first, end - first);
-      if (d.rfind("#include", 0) != 0 && d.rfind("#pragma", 0) != 0) return false;
-    }
-    if (nl == std::string::npos) break;
-    pos = nl + 1;
-  }
-  return true;
-}
+// Each kernel goes in a namespace of its own with its lines restored, its `extern "C"`
+// blanked (two C-linkage `kernel`s would clash; the linkage changes nothing in the AST facts
+// read). A kernel with a preprocessor directive other than #include and #pragma (a #define
+// would leak into the kernels after it) is parsed alone (can_share_unit). A batch in which
+// Clang reports any error is parsed again one kernel at a time, so an error (or a brace that
+// swallows the next kernel) never changes another kernel's result.
 
 std::string blank_extern_c(std::string code) {
   static const std::string kw = "extern \"C\"";
@@ -843,30 +828,22 @@ std::string blank_extern_c(std::string code) {
   return code;
 }
 
-std::string batch_namespace(size_t i) { return "ilint_batch_kernel_" + std::to_string(i); }
+constexpr std::string_view kBatchNamespace = "ilint_batch_kernel_";
 
 // Parses `sources` (each with its kernel name) in one translation unit into `out`. Returns false
 // when Clang reported an error (then `out` is not to be used).
 bool parse_kernel_batch(const std::vector<std::pair<const std::string*, const std::string*>>& sources,
                         std::vector<ParsedKernel>& out) {
-  std::string tu;
-  for (size_t i = 0; i < sources.size(); ++i) {
-    tu += "namespace " + batch_namespace(i) + " {\n#line 1\n";
-    tu += blank_extern_c(blank_includes(*sources[i].first));
-    if (tu.back() != '\n') tu += '\n';
-    tu += "}\n";
-  }
-  ParsedUnit pu = parse_cpp(tu, kPreludeName, kPrelude);
+  std::vector<BatchMember> members(sources.size());
+  for (size_t i = 0; i < sources.size(); ++i) members[i].code = blank_extern_c(blank_includes(*sources[i].first));
+  ParsedUnit pu = parse_cpp(batch_unit(kBatchNamespace, members), kPreludeName, kPrelude);
   if (!pu.errors.empty() || !pu.ctx) return false;
-  std::map<std::string, const clang::NamespaceDecl*> scopes;
-  for (auto* d : pu.ctx->getTranslationUnitDecl()->noload_decls())
-    if (auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(d)) scopes[ns->getName().str()] = ns;
+  std::vector<const clang::NamespaceDecl*> scopes = batch_scopes(*pu.ctx, kBatchNamespace, sources.size());
+  if (scopes.empty()) return false;
   out.assign(sources.size(), ParsedKernel{});
   for (size_t i = 0; i < sources.size(); ++i) {
-    auto it = scopes.find(batch_namespace(i));
-    if (it == scopes.end()) return false;
     KernelVisitor v(*pu.ctx, out[i]);
-    v.run(*sources[i].second, it->second);
+    v.run(*sources[i].second, scopes[i]);
     if (!out[i].found_function) return false;  // as alone, so the "no function" error is reported right
   }
   return true;
@@ -1030,7 +1007,7 @@ void read_cpp_kernels_clang(const std::vector<CppKernelJob>& jobs_in, DiagSink& 
   std::vector<std::vector<size_t>> items;
   std::vector<size_t> batchable_jobs;
   for (size_t i : distinct) {
-    if (batchable(jobs_in[i].kernel->source)) batchable_jobs.push_back(i);
+    if (can_share_unit(jobs_in[i].kernel->source, nullptr)) batchable_jobs.push_back(i);
     else items.push_back({i});
   }
   size_t per_item = std::max<size_t>(1, std::min(kBatchKernels, (batchable_jobs.size() + n_threads - 1) /

@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "analyzer/clang/clang_reader.h"
+#include "analyzer/util/text.h"
 
 namespace ilint {
 
@@ -13,8 +14,6 @@ int line_of(std::string_view text, size_t pos, size_t& cursor, int& line) {
     if (text[cursor] == '\n') ++line;
   return line;
 }
-
-bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 // Reads a Python string literal's quote at `pos` (r''' r""" ''' """); on success sets the quote
 // text and returns the position right after it.
@@ -47,7 +46,7 @@ std::vector<EmbeddedCppSource> find_embedded_cpp_sources(std::string_view text) 
       std::string name(text.substr(ls, at - ls));
       while (!name.empty() && name.back() == ' ') name.pop_back();
       bool ok = !name.empty();
-      for (char c : name) ok = ok && is_ident(c);
+      for (char c : name) ok = ok && is_ident_char(c);
       size_t after = at + std::string_view("= async_compile.cpp_pybinding(").size();
       if (!ok) {
         pos = after;

@@ -15,6 +15,7 @@
 
 #include "analyzer/clang/clang_common.h"
 #include "analyzer/clang/clang_reader.h"
+#include "analyzer/util/text.h"
 
 namespace ilint {
 
@@ -620,13 +621,13 @@ ParsedUnit parse_wrapper_code(const std::string& code, const std::string& decls)
 // read_cpp_wrapper_clang, called next on the same thread for each compile, reads its wrapper
 // from the batch's AST instead of parsing it again.
 //
-// Each wrapper goes in a namespace of its own (its declarations stay apart: every wrapper has
-// an inductor_entry_impl, a loadKernel, ...), its lines restored with `#line 1`, the macros it
-// defines or undefines saved before it and restored after it (#pragma push_macro/pop_macro),
-// so it sees what it would see alone. Only wrappers that can share a unit that way are batched
-// (batch_shape); two wrappers that define the same extern "C" kernel (one function to C++,
-// whichever namespace declares it) go in different batches. A batch in which Clang reports any
-// error is not used: its wrappers are parsed alone, so an error in one never changes another.
+// Each wrapper goes in a namespace of its own (clangx batches, clang_common.h: its
+// declarations stay apart, as every wrapper has an inductor_entry_impl, a loadKernel, ...), its
+// macros saved and restored around it, so it sees what it would see alone. Only wrappers that
+// can share a unit that way are batched (batch_shape); two wrappers that define the same
+// extern "C" kernel (one function to C++, whichever namespace declares it) go in different
+// batches. A batch in which Clang reports any error is not used: its wrappers are parsed
+// alone, so an error in one never changes another.
 
 constexpr size_t kBatchWrappers = 16, kBatchBytes = 512 * 1024;
 
@@ -635,56 +636,12 @@ struct WrapperShape {
   std::vector<std::string> macros;    // the names it #defines or #undefs
 };
 
-bool is_ident_char(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }
-
-std::string_view ident_at(std::string_view s, size_t pos) {
-  size_t e = pos;
-  while (e < s.size() && is_ident_char(s[e])) ++e;
-  return s.substr(pos, e - pos);
-}
-
 // What sharing a translation unit needs to know of a wrapper; false when it must be parsed
-// alone: a preprocessor directive other than #include (blanked), #define, #undef and #pragma, a
-// line that may hide one behind a comment, push_macro/pop_macro or _Pragma of its own, a
-// namespace of its own (it would nest in the batch's), an extern "C" block, or no
-// inductor_entry_impl (AOTInductor's out-of-line run_impl).
+// alone: what can_share_unit refuses, an extern "C" block, or no inductor_entry_impl
+// (AOTInductor's out-of-line run_impl).
 bool batch_shape(std::string_view code, WrapperShape& shape) {
   if (code.find("inductor_entry_impl") == std::string_view::npos) return false;
-  if (code.find("%:") != std::string_view::npos) return false;  // the digraph of '#'
-  // The wrapper's own macro stack (or a _Pragma that could hold one) would pop ours.
-  if (code.find("_Pragma") != std::string_view::npos || code.find("push_macro") != std::string_view::npos ||
-      code.find("pop_macro") != std::string_view::npos)
-    return false;
-  size_t pos = 0;
-  while (pos < code.size()) {
-    size_t nl = code.find_first_of("\r\n", pos);
-    size_t end = nl == std::string_view::npos ? code.size() : nl;
-    std::string_view line = code.substr(pos, end - pos);
-    size_t first = line.find_first_not_of(" \t\f\v");
-    if (first != std::string_view::npos && line[first] == '#') {
-      size_t d = line.find_first_not_of(" \t", first + 1);
-      std::string_view name = d == std::string_view::npos ? std::string_view() : ident_at(line, d);
-      if (name == "define" || name == "undef") {
-        size_t m = line.find_first_not_of(" \t", d + name.size());
-        std::string_view macro = m == std::string_view::npos ? std::string_view() : ident_at(line, m);
-        if (macro.empty()) return false;
-        shape.macros.emplace_back(macro);
-      } else if (name != "include" && name != "pragma") {
-        return false;
-      }
-    } else if (first != std::string_view::npos && line[first] == '/' && line.find('#') != std::string_view::npos) {
-      return false;  // `/* ... */ #define X`: a directive after a comment
-    }
-    if (nl == std::string_view::npos) break;
-    pos = nl + 1;
-  }
-  for (size_t p = 0; (p = code.find("namespace", p)) != std::string_view::npos; p += 9) {
-    bool word = (p == 0 || !is_ident_char(code[p - 1])) && (p + 9 >= code.size() || !is_ident_char(code[p + 9]));
-    if (!word) continue;
-    size_t b = p;
-    while (b > 0 && (code[b - 1] == ' ' || code[b - 1] == '\t')) --b;
-    if (!(b >= 5 && code.substr(b - 5, 5) == "using" && (b == 5 || !is_ident_char(code[b - 6])))) return false;
-  }
+  if (!can_share_unit(code, &shape.macros)) return false;
   static constexpr std::string_view kExternC = "extern \"C\"";
   for (size_t p = 0; (p = code.find(kExternC, p)) != std::string_view::npos; p += kExternC.size()) {
     size_t eol = code.find_first_of("\r\n", p);
@@ -702,7 +659,7 @@ bool batch_shape(std::string_view code, WrapperShape& shape) {
   return true;
 }
 
-std::string batch_namespace(size_t i) { return "ilint_batch_wrapper_" + std::to_string(i); }
+constexpr std::string_view kBatchNamespace = "ilint_batch_wrapper_";
 
 struct BatchedWrapper {
   std::string source;
@@ -732,41 +689,22 @@ std::atomic<uint64_t> g_wrapper_batches{0}, g_batched_wrappers{0}, g_wrapper_bat
 
 // Parses one batch; leaves `scopes` empty when Clang reported an error.
 void parse_batch(PreparedWrappers& p, WrapperBatch& b) {
-  std::string tu;
-  std::vector<std::string> codes;
+  std::vector<BatchMember> members(b.members.size());
+  std::vector<const std::string*> codes;
   for (size_t slot = 0; slot < b.members.size(); ++slot) {
     BatchedWrapper& w = p.wrappers[b.members[slot]];
     w.slot = slot;
-    codes.push_back(blank_includes(w.source));
-    for (auto& m : w.shape.macros) tu += "#pragma push_macro(\"" + m + "\")\n";
-    tu += "namespace " + batch_namespace(slot) + " {\n#line 1\n";
-    tu += codes.back();
-    if (tu.back() != '\n' && tu.back() != '\r') tu += '\n';
-    tu += "}\n";
-    for (auto it = w.shape.macros.rbegin(); it != w.shape.macros.rend(); ++it)
-      tu += "#pragma pop_macro(\"" + *it + "\")\n";
+    members[slot].code = blank_includes(w.source);
+    members[slot].macros = w.shape.macros;
+    codes.push_back(&members[slot].code);
   }
-  std::vector<const std::string*> code_ptrs;
-  for (auto& c : codes) code_ptrs.push_back(&c);
-  b.unit = parse_wrapper_code(tu, shim_decls(code_ptrs));
+  b.unit = parse_wrapper_code(batch_unit(kBatchNamespace, members), shim_decls(codes));
   g_wrapper_batches++;
-  if (!b.unit.errors.empty() || !b.unit.ctx) {
+  if (b.unit.errors.empty() && b.unit.ctx) b.scopes = batch_scopes(*b.unit.ctx, kBatchNamespace, b.members.size());
+  if (b.scopes.empty()) {
     g_wrapper_batch_fallbacks++;
     return;
   }
-  std::map<std::string, const clang::NamespaceDecl*> by_name;
-  for (auto* d : b.unit.ctx->getTranslationUnitDecl()->noload_decls())
-    if (auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(d)) by_name[ns->getName().str()] = ns;
-  std::vector<const clang::NamespaceDecl*> scopes;
-  for (size_t slot = 0; slot < b.members.size(); ++slot) {
-    auto it = by_name.find(batch_namespace(slot));
-    if (it == by_name.end()) {
-      g_wrapper_batch_fallbacks++;
-      return;
-    }
-    scopes.push_back(it->second);
-  }
-  b.scopes = std::move(scopes);
   g_batched_wrappers += b.members.size();
 }
 

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "analyzer/dynamo/log_line.h"
+#include "analyzer/util/text.h"
 
 namespace ilint::dynamo {
 
@@ -13,7 +14,7 @@ bool is_kind_char(char c) { return std::isupper(static_cast<unsigned char>(c)) |
 std::string first_source(std::string_view s) {
   for (size_t i = 0; i + 2 < s.size(); ++i) {
     if ((s[i] == 'L' || s[i] == 'G') && s[i + 1] == '[' && s[i + 2] == '\'' &&
-        (i == 0 || !(std::isalnum(static_cast<unsigned char>(s[i - 1])) || s[i - 1] == '_'))) {
+        (i == 0 || !is_ident_char(s[i - 1]))) {
       size_t end = s.find("']", i + 3);
       if (end == std::string_view::npos) return {};
       return std::string(s.substr(i, end + 2 - i));
@@ -36,7 +37,7 @@ std::string local_name_of(std::string_view source) {
     return s.substr(3, end - 3);
   }
   for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return {};
+    if (!is_ident_char(c)) return {};
   return s;
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "analyzer/dynamo/log_line.h"
+#include "analyzer/util/text.h"
 
 namespace ilint::dynamo {
 
@@ -63,7 +64,7 @@ std::vector<std::string> float_tokens(const std::string& line) {
       }
     }
     if (i < n && (std::isalpha(static_cast<unsigned char>(line[i])) || line[i] == '_')) {
-      while (i < n && (std::isalnum(static_cast<unsigned char>(line[i])) || line[i] == '_')) ++i;
+      while (i < n && is_ident_char(line[i])) ++i;
       --i;
       continue;  // 1.0f, 0x.., suffixes: not a plain float
     }
@@ -158,7 +159,7 @@ std::vector<LiteralSite> fx_literals(const Compile* compile, const std::string& 
     std::string name = t.substr(0, colon);
     bool ident = !name.empty();
     for (char c : name)
-      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) ident = false;
+      if (!is_ident_char(c)) ident = false;
     if (!ident) continue;
     auto eq = t.find("\" = ", colon + 3);
     if (eq == std::string::npos) continue;

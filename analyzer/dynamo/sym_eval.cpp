@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "analyzer/util/text.h"
+
 namespace ilint::dynamo {
 
 namespace {
@@ -121,7 +123,7 @@ class Parser {
     }
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       size_t b = pos_;
-      while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) ++pos_;
+      while (pos_ < s_.size() && is_ident_char(s_[pos_])) ++pos_;
       std::string name = s_.substr(b, pos_ - b);
       if (eat("(")) {
         std::vector<double> args;

@@ -1,37 +1,26 @@
-// The slot for the C++ kernel reader. It lives in the core so the parse stage can call it,
-// while the Clang LibTooling reader (analyzer/clang/) stays a library of its own.
+// The slots for the optional C++ readers (kernel reader, wrapper reader, wrapper batcher). They
+// live in the core so the parse stage can call them, while the Clang LibTooling readers
+// (analyzer/clang/) stay a library of their own.
 #include "analyzer/pipeline.h"
 
 namespace ilint {
 
 namespace {
-CppKernelReader& reader_slot() {
-  static CppKernelReader r;
-  return r;
+// One slot per hook type: each hook is a distinct std::function type.
+template <class Hook>
+Hook& slot() {
+  static Hook hook;
+  return hook;
 }
 }  // namespace
 
-void set_cpp_kernel_reader(CppKernelReader reader) { reader_slot() = std::move(reader); }
-const CppKernelReader& cpp_kernel_reader() { return reader_slot(); }
+void set_cpp_kernel_reader(CppKernelReader reader) { slot<CppKernelReader>() = std::move(reader); }
+const CppKernelReader& cpp_kernel_reader() { return slot<CppKernelReader>(); }
 
-namespace {
-CppWrapperReader& wrapper_reader_slot() {
-  static CppWrapperReader r;
-  return r;
-}
-}  // namespace
+void set_cpp_wrapper_reader(CppWrapperReader reader) { slot<CppWrapperReader>() = std::move(reader); }
+const CppWrapperReader& cpp_wrapper_reader() { return slot<CppWrapperReader>(); }
 
-void set_cpp_wrapper_reader(CppWrapperReader reader) { wrapper_reader_slot() = std::move(reader); }
-const CppWrapperReader& cpp_wrapper_reader() { return wrapper_reader_slot(); }
-
-namespace {
-CppWrapperBatcher& wrapper_batcher_slot() {
-  static CppWrapperBatcher b;
-  return b;
-}
-}  // namespace
-
-void set_cpp_wrapper_batcher(CppWrapperBatcher batcher) { wrapper_batcher_slot() = std::move(batcher); }
-const CppWrapperBatcher& cpp_wrapper_batcher() { return wrapper_batcher_slot(); }
+void set_cpp_wrapper_batcher(CppWrapperBatcher batcher) { slot<CppWrapperBatcher>() = std::move(batcher); }
+const CppWrapperBatcher& cpp_wrapper_batcher() { return slot<CppWrapperBatcher>(); }
 
 }  // namespace ilint

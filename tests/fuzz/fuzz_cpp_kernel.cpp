@@ -1,13 +1,15 @@
 // The Clang C++ kernel reader (read_cpp_kernels_clang) on kernel sources. A form feed splits the
 // input into several kernels, read together: the batch path (several kernels per Clang run) and
 // its fallback (a batch Clang rejects is read again one kernel at a time). Locations must stay
-// inside each kernel's own text.
+// inside each kernel's own text, and every kernel must read the same as it does alone (nothing
+// one kernel holds, a macro say, may reach its batch-mates).
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "analyzer/clang/clang_reader.h"
 #include "fuzz_util.h"
+#include "tests/kernel_facts.h"
 
 namespace {
 
@@ -49,6 +51,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const auto& r : k.reductions) check_loc(r.loc, k);
     for (const auto& s : k.stmts) check_loc(s.loc, k);
   }
-  (void)diags.sorted();
+  // Alone: one Clang run per kernel (the cache cleared, so nothing read in the batch is reused).
+  std::vector<ilint::Kernel> alone;
+  for (const auto& k : kernels) {
+    ilint::Kernel a;
+    a.name = k.name;
+    a.backend = k.backend;
+    a.source = k.source;
+    a.source_first_line = k.source_first_line;
+    a.def_loc = k.def_loc;
+    alone.push_back(std::move(a));
+  }
+  ilint::clear_clang_parse_cache();
+  ilint::DiagSink alone_diags;
+  for (auto& a : alone) ilint::read_cpp_kernel_clang(a, "fuzz/output_code.py", alone_diags);
+  for (size_t i = 0; i < kernels.size(); ++i)
+    if (ilint::testing::kernel_facts(kernels[i]) != ilint::testing::kernel_facts(alone[i]))
+      ilint::fuzz::fail("a kernel reads differently in a batch than alone");
+  auto diag_text = [](const ilint::DiagSink& d) {
+    std::string out;
+    for (const auto& x : d.sorted()) out += x.code + " " + x.message + " " + ilint::testing::loc_text(x.loc) + "\n";
+    return out;
+  };
+  if (diag_text(diags) != diag_text(alone_diags)) ilint::fuzz::fail("batch and alone report different diagnostics");
   return 0;
 }

@@ -160,3 +160,25 @@ TEST(ClangBatch, KernelsWithMacrosAreParsedAlone) {
   EXPECT_EQ(diags.size(), 0u);
   for (auto& fk : kernels) EXPECT_FALSE(fk.kernel.loads.empty()) << fk.kernel.name;
 }
+
+// Directives Clang sees but a line-by-line look for a leading '#' would miss: one after a block
+// comment, one after a lone carriage return (a line end to Clang), and the digraph `%:`. Each
+// defines `float` as `double` ahead of kernel 0, which would silently change the casts and dtypes
+// of the kernels after it in a shared translation unit.
+TEST(ClangBatch, HiddenDirectivesStillMakeAKernelParseAlone) {
+  for (std::string hidden : {"/* note */ #define float double\n", "int ilint_x;\r#define float double\n",
+                             "%:define float double\n"}) {
+    auto kernels = fixture_kernels();
+    ASSERT_GE(kernels.size(), 3u);
+    kernels.resize(3);
+    Kernel& with_macro = kernels[0].kernel;
+    with_macro.source = hidden + with_macro.source;
+    with_macro.source_first_line -= hidden.find('\r') != std::string::npos ? 2 : 1;
+
+    DiagSink alone_diags, diags;
+    std::vector<std::string> alone = facts_alone(kernels, alone_diags);
+    ClangParseStats st = read_batched(kernels, diags);
+    EXPECT_EQ(st.clang_runs, 2u) << hidden;
+    for (size_t i = 0; i < kernels.size(); ++i) EXPECT_EQ(facts(kernels[i].kernel), alone[i]) << hidden << " kernel " << i;
+  }
+}

@@ -172,20 +172,44 @@ TEST(ClangWrapperBatch, AWrapperClangRejectsDoesNotChangeItsBatchMates) {
   EXPECT_EQ(r.batched[2].find("cpp-wrapper-parse"), std::string::npos);
 }
 
+namespace {
+
+// Two wrappers: the first defines ILINT_BATCH_PROBE (`definition` put before it), the second uses
+// it without defining it, so alone the second does not parse. Empty when the fixtures lack them.
+std::vector<std::string> macro_probe_sources(const std::vector<FixtureWrapper>& ws, const std::string& definition) {
+  std::vector<std::string> sources = sources_of(ws);
+  size_t body = sources.size() == 2 ? sources[1].find("py::gil_scoped_release_simple release;") : std::string::npos;
+  if (body == std::string::npos) return {};
+  sources[0] = definition + sources[0];
+  sources[1].insert(body, "int ilint_probe = ILINT_BATCH_PROBE; ");
+  return sources;
+}
+
+}  // namespace
+
 TEST(ClangWrapperBatch, AMacroOneWrapperDefinesDoesNotReachTheNext) {
   auto ws = cuda_wrappers(2);
-  ASSERT_EQ(ws.size(), 2u);
-  std::vector<std::string> sources = sources_of(ws);
-  // The first defines a macro, the second uses it without defining it: alone, the second does
-  // not parse; batched after the first, it must not parse either.
-  sources[0] = "#define ILINT_BATCH_PROBE 1\n" + sources[0];
-  size_t body = sources[1].find("py::gil_scoped_release_simple release;");
-  ASSERT_NE(body, std::string::npos);
-  sources[1].insert(body, "int ilint_probe = ILINT_BATCH_PROBE; ");
+  // Batched after the first, the second must not parse either.
+  std::vector<std::string> sources = macro_probe_sources(ws, "#define ILINT_BATCH_PROBE 1\n");
+  ASSERT_EQ(sources.size(), 2u);
   Readings r = read_both_ways(ws, sources);
   EXPECT_EQ(r.batched, r.alone);
   EXPECT_NE(r.alone[1].find("ILINT_BATCH_PROBE"), std::string::npos) << r.alone[1];
   EXPECT_EQ(r.stats.fallbacks, 1u);
+}
+
+// A #define behind the end of a comment that began on an earlier line: no line of it starts with
+// '#', yet Clang reads a directive there. Not seen, the macro would not be saved and restored
+// around the wrapper, and would reach the next one.
+TEST(ClangWrapperBatch, AMacroBehindACommentIsStillSeen) {
+  auto ws = cuda_wrappers(2);
+  std::vector<std::string> sources =
+      macro_probe_sources(ws, "/* a comment\n   of two lines */ #define ILINT_BATCH_PROBE 1\n");
+  ASSERT_EQ(sources.size(), 2u);
+  Readings r = read_both_ways(ws, sources);
+  EXPECT_EQ(r.batched, r.alone);
+  EXPECT_NE(r.alone[1].find("ILINT_BATCH_PROBE"), std::string::npos) << r.alone[1];
+  EXPECT_EQ(r.stats.batches, 0u);
 }
 
 TEST(ClangWrapperBatch, AWrapperThatCannotShareAUnitIsParsedAlone) {
