@@ -8,10 +8,6 @@
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/SourceManager.h>
 
-namespace clang {
-class NamespaceDecl;
-}
-
 #include <functional>
 #include <memory>
 #include <string>
@@ -20,6 +16,10 @@ class NamespaceDecl;
 
 #include "analyzer/model/dtype.h"
 #include "analyzer/model/model.h"
+
+namespace clang {
+class NamespaceDecl;
+}
 
 namespace ilint::clangx {
 
