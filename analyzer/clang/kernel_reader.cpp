@@ -9,7 +9,6 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <cctype>
 #include <set>
 #include <thread>
 #include <unordered_map>

@@ -1,5 +1,4 @@
 // Finds the C++ sources embedded in output_code.py. No Clang here: this is text scanning only.
-#include <cctype>
 #include <string_view>
 
 #include "analyzer/clang/clang_reader.h"

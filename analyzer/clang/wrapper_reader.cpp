@@ -5,7 +5,6 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 
 #include <atomic>
-#include <cctype>
 #include <map>
 #include <memory>
 #include <re2/re2.h>

@@ -175,26 +175,26 @@ TEST(ClangWrapperBatch, AWrapperClangRejectsDoesNotChangeItsBatchMates) {
 namespace {
 
 // Two wrappers: the first defines ILINT_BATCH_PROBE (`definition` put before it), the second uses
-// it without defining it, so alone the second does not parse. Empty when the fixtures lack them.
-std::vector<std::string> macro_probe_sources(const std::vector<FixtureWrapper>& ws, const std::string& definition) {
+// it without defining it, so alone the second does not parse. Read both ways; batched, the
+// second must not parse either. The caller checks how the batches went (r.stats).
+Readings read_macro_probe(const std::string& definition) {
+  auto ws = cuda_wrappers(2);
   std::vector<std::string> sources = sources_of(ws);
   size_t body = sources.size() == 2 ? sources[1].find("py::gil_scoped_release_simple release;") : std::string::npos;
+  EXPECT_NE(body, std::string::npos) << "the fixtures lack two CUDA wrappers with the probe's anchor";
   if (body == std::string::npos) return {};
   sources[0] = definition + sources[0];
   sources[1].insert(body, "int ilint_probe = ILINT_BATCH_PROBE; ");
-  return sources;
+  Readings r = read_both_ways(ws, sources);
+  EXPECT_EQ(r.batched, r.alone);
+  EXPECT_NE(r.alone[1].find("ILINT_BATCH_PROBE"), std::string::npos) << r.alone[1];
+  return r;
 }
 
 }  // namespace
 
 TEST(ClangWrapperBatch, AMacroOneWrapperDefinesDoesNotReachTheNext) {
-  auto ws = cuda_wrappers(2);
-  // Batched after the first, the second must not parse either.
-  std::vector<std::string> sources = macro_probe_sources(ws, "#define ILINT_BATCH_PROBE 1\n");
-  ASSERT_EQ(sources.size(), 2u);
-  Readings r = read_both_ways(ws, sources);
-  EXPECT_EQ(r.batched, r.alone);
-  EXPECT_NE(r.alone[1].find("ILINT_BATCH_PROBE"), std::string::npos) << r.alone[1];
+  Readings r = read_macro_probe("#define ILINT_BATCH_PROBE 1\n");
   EXPECT_EQ(r.stats.fallbacks, 1u);
 }
 
@@ -202,13 +202,7 @@ TEST(ClangWrapperBatch, AMacroOneWrapperDefinesDoesNotReachTheNext) {
 // '#', yet Clang reads a directive there. Not seen, the macro would not be saved and restored
 // around the wrapper, and would reach the next one.
 TEST(ClangWrapperBatch, AMacroBehindACommentIsStillSeen) {
-  auto ws = cuda_wrappers(2);
-  std::vector<std::string> sources =
-      macro_probe_sources(ws, "/* a comment\n   of two lines */ #define ILINT_BATCH_PROBE 1\n");
-  ASSERT_EQ(sources.size(), 2u);
-  Readings r = read_both_ways(ws, sources);
-  EXPECT_EQ(r.batched, r.alone);
-  EXPECT_NE(r.alone[1].find("ILINT_BATCH_PROBE"), std::string::npos) << r.alone[1];
+  Readings r = read_macro_probe("/* a comment\n   of two lines */ #define ILINT_BATCH_PROBE 1\n");
   EXPECT_EQ(r.stats.batches, 0u);
 }
 
