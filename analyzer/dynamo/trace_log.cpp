@@ -1,10 +1,14 @@
 // Reader of the TORCH_TRACE structured log: `V... path:line] {json envelope}` lines, each followed
 // by its payload as lines that start with a TAB. The envelope's one key outside the context keys
 // (frame_id, frame_compile_id, attempt, has_payload, rank, stack, compiled_autograd_id) names the
-// event. The md5 of the payload is checked against `has_payload`: a mismatch means the file was
-// truncated or edited there, and is reported.
+// event. The md5 of a payload is checked against `has_payload` when the payload is read, and for
+// the file's last event: a mismatch means the file was truncated or edited there, and is reported.
+// Payloads of events the model does not read (chromium_event, describe_*, cache artifacts: three
+// fifths of a trace's bytes) are not hashed; an edit there changes nothing the analyzer says,
+// and a cut file ends in its last event.
 #include <fstream>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -78,53 +82,80 @@ class TraceReader {
   }
 
   void finish() {
-    finish_event();
+    finish_event(/*last=*/true);
     out_.sessions = std::max(out_.sessions, session_ + 1);
   }
 
  private:
-  void finish_event() {
+  void finish_event(bool last = false) {
     if (!have_event_) return;
     try {
       handle();
+      if (last) check_payload();  // a file cut inside its last payload
     } catch (const std::exception& e) {
       // A field of an unexpected type: report and go on with the next event.
       diags_.warning("trace-bad-event", std::string("unexpected event content: ") + e.what(), event_loc_);
     }
     have_event_ = false;
+    has_payload_ = payload_checked_ = false;
+    payload_text_.reset();
+    payload_md5_.reset();
     payload_.clear();
     payload_locs_.clear();
     envelope_ = nlohmann::json();
   }
 
-  std::string payload_text() const {
-    std::string s;
-    for (size_t i = 0; i < payload_.size(); ++i) {
-      if (i) s += '\n';
-      s += payload_[i];
+  // The payload, its lines joined ("" when the envelope announces none). Not checked.
+  const std::string& raw_payload_text() {
+    if (!payload_text_) {
+      payload_text_.emplace();
+      if (has_payload_)
+        for (size_t i = 0; i < payload_.size(); ++i) {
+          if (i) *payload_text_ += '\n';
+          *payload_text_ += payload_[i];
+        }
     }
-    return s;
+    return *payload_text_;
+  }
+
+  const std::string& payload_md5() {
+    if (!payload_md5_) payload_md5_ = md5_hex(raw_payload_text());
+    return *payload_md5_;
+  }
+
+  // Once per event: the payload against the md5 its envelope recorded.
+  void check_payload() {
+    if (payload_checked_ || !has_payload_) return;
+    payload_checked_ = true;
+    std::string want = json_str(envelope_, "has_payload");
+    if (!want.empty() && payload_md5() != want)
+      diags_.warning("trace-payload-mismatch",
+                     "payload of '" + kind_ + "' does not match its recorded md5 (truncated or edited)", event_loc_);
+  }
+
+  // What handle() reads the payload through, so that whatever it reads is checked.
+  const std::vector<std::string>& payload_lines() {
+    check_payload();
+    return payload_;
+  }
+  const std::string& payload_text() {
+    check_payload();
+    return raw_payload_text();
   }
 
   void handle() {
     static const std::set<std::string> context = {"frame_id", "frame_compile_id", "attempt", "has_payload",
                                                   "rank", "stack", "compiled_autograd_id"};
-    std::string kind;
+    kind_.clear();
     for (auto it = envelope_.begin(); it != envelope_.end(); ++it)
       if (!context.count(it.key())) {
-        kind = it.key();
+        kind_ = it.key();
         break;
       }
-    if (kind.empty()) return;
+    if (kind_.empty()) return;
+    const std::string& kind = kind_;
     const nlohmann::json& body = envelope_[kind];
-    std::string payload;
-    if (envelope_.contains("has_payload")) {
-      payload = payload_text();
-      std::string want = json_str(envelope_, "has_payload");
-      if (!want.empty() && md5_hex(payload) != want)
-        diags_.warning("trace-payload-mismatch",
-                       "payload of '" + kind + "' does not match its recorded md5 (truncated or edited)", event_loc_);
-    }
+    has_payload_ = envelope_.contains("has_payload");
     if (kind == "str") {
       if (body.is_array() && body.size() == 2 && body[0].is_string() && body[1].is_number_integer())
         strings_[body[1].get<int>()] = body[0].get<std::string>();
@@ -165,7 +196,7 @@ class TraceReader {
     if (kind == "dynamo_output_graph") {
       c.has_graph = true;
       // Symbolic values the graph computes: `pow_1: "Sym(FloatPow(0.9, zf2))" = 0.9 ** item`.
-      for (const auto& l : payload_) {
+      for (const auto& l : payload_lines()) {
         size_t i = 0;
         while ((i = l.find("\"Sym(", i)) != std::string::npos) {
           size_t e = l.find(")\"", i);
@@ -174,7 +205,7 @@ class TraceReader {
           i = e;
         }
       }
-      for (const auto& l : payload_) {
+      for (const auto& l : payload_lines()) {
         std::string t = trim(l);
         if (!starts_with(t, "def forward(self")) continue;
         // def forward(self, L_stack0_: "f64[][]cpu", L_v_: "f32[128][1]cuda:0"):
@@ -193,8 +224,9 @@ class TraceReader {
     }
     if (kind == "dynamo_cpp_guards_str") {
       if (!c.guards_seen) {
-        for (size_t i = 0; i < payload_.size(); ++i)
-          if (auto g = parse_guard_tree_line(payload_[i], payload_locs_[i])) c.guards.push_back(std::move(*g));
+        const auto& lines = payload_lines();
+        for (size_t i = 0; i < lines.size(); ++i)
+          if (auto g = parse_guard_tree_line(lines[i], payload_locs_[i])) c.guards.push_back(std::move(*g));
         c.guards_seen = true;
       }
       c.has_graph = true;
@@ -226,7 +258,7 @@ class TraceReader {
       std::string name = json_str(body, "name");
       if (name == "recompile_reasons") {
         std::vector<std::string> texts;
-        std::string p = trim(payload);
+        std::string p = trim(payload_text());
         if (!p.empty() && (p[0] == '[' || p[0] == '"')) {
           try {
             auto j = nlohmann::json::parse(p);
@@ -263,7 +295,7 @@ class TraceReader {
         return;
       }
       if (name == "dynamo_graph_break_reason") {
-        GraphBreak gb = parse_graph_break(payload_, payload_locs_);
+        GraphBreak gb = parse_graph_break(payload_lines(), payload_locs_);
         gb.session = session_;
         gb.compile_id = id.str();
         if (gb.log_loc.line == 0) gb.log_loc = event_loc_;
@@ -275,12 +307,13 @@ class TraceReader {
       return;
     }
     if (kind == "inductor_output_code") {
-      if (!payload_.empty() && starts_with(payload_[0], "# AOT ID: ")) {
-        const std::string& l = payload_[0];
+      const auto& lines = payload_lines();
+      if (!lines.empty() && starts_with(lines[0], "# AOT ID: ")) {
+        const std::string& l = lines[0];
         auto q1 = l.find('\''), q2 = l.rfind('\'');
         if (q1 != std::string::npos && q2 > q1) add_unique(c.aot_ids, l.substr(q1 + 1, q2 - q1 - 1));
       }
-      c.output_code_hash = md5_hex(payload);
+      c.output_code_hash = payload_md5();  // computed once, for the check and for this
       return;
     }
     if (kind == "create_symbol" || kind == "create_unbacked_symbol") {
@@ -314,8 +347,11 @@ class TraceReader {
   bool have_event_ = false;
   nlohmann::json envelope_;
   SourceLoc event_loc_;
+  std::string kind_;  // the event's name
+  bool has_payload_ = false, payload_checked_ = false;
   std::vector<std::string> payload_;
   std::vector<SourceLoc> payload_locs_;
+  std::optional<std::string> payload_text_, payload_md5_;
   std::map<int, std::string> strings_;
   std::set<CompileId> started_;
   int session_ = 0;

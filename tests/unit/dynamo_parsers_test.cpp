@@ -383,6 +383,69 @@ TEST(DynamoDebugLog, GraphBreaks) {
   EXPECT_EQ(lf.breaks[1].user_code, "step = step_t.item()  # graph break");
 }
 
+// The md5 of a payload is checked when the reader reads the payload, and for the file's last
+// event; payloads the model never reads (chromium_event: most of a trace's bytes) are not hashed.
+TEST(DynamoTrace, PayloadsAreCheckedWhereReadAndAtTheEnd) {
+  const std::string src = slurp(trace_of("s1_cuda"));
+  fs::path dir = temp_dir("md5scope");
+  auto read = [&](const std::string& name, const std::string& text, LogFacts& lf, DiagSink& d) {
+    {
+      std::ofstream o(dir / name, std::ios::binary);
+      o << text;
+    }
+    ASSERT_TRUE(read_trace_log((dir / name).string(), lf, d));
+  };
+  // A byte of the payload after `envelope_start` changed: the first payload character that is a
+  // digit or letter becomes another.
+  auto edit_payload = [&](const std::string& envelope_start) {
+    size_t env = src.find(envelope_start);
+    EXPECT_NE(env, std::string::npos) << envelope_start;
+    size_t tab = src.find("\n\t", env);
+    size_t at = src.find_first_of("0123456789abcdefghijklmnopqrstuvwxyz", tab + 2);
+    std::string edited = src;
+    edited[at] = edited[at] == 'x' ? 'y' : 'x';
+    return edited;
+  };
+  LogFacts whole;
+  DiagSink dw;
+  read("whole.log", src, whole, dw);
+  ASSERT_EQ(count_code(dw, "trace-payload-mismatch"), 0u);
+
+  // An edited chromium_event payload mid-file: nothing read from it, nothing said, same facts.
+  LogFacts lf1;
+  DiagSink d1;
+  read("chromium.log", edit_payload("{\"chromium_event\": {}, \"frame_id\": 2"), lf1, d1);
+  EXPECT_EQ(count_code(d1, "trace-payload-mismatch"), 0u);
+  for (const char* id : {"1/0", "2/0", "2/1", "2/1_1"}) {
+    const CompileFacts* a = facts(whole, 0, id);
+    const CompileFacts* b = facts(lf1, 0, id);
+    ASSERT_NE(a, nullptr) << id;
+    ASSERT_NE(b, nullptr) << id;
+    EXPECT_EQ(a->guards.size(), b->guards.size()) << id;
+    EXPECT_EQ(a->output_code_hash, b->output_code_hash) << id;
+    EXPECT_EQ(a->graph_inputs, b->graph_inputs) << id;
+  }
+
+  // An edited guard payload mid-file: the reader reads it, so it is checked.
+  LogFacts lf2;
+  DiagSink d2;
+  read("guards.log", edit_payload("{\"dynamo_cpp_guards_str\": {}, \"frame_id\": 2"), lf2, d2);
+  EXPECT_EQ(count_code(d2, "trace-payload-mismatch"), 1u);
+
+  // Cut at a line end inside a chromium_event payload: the last event is always checked, so the
+  // cut is seen though the reader does not read that payload.
+  size_t env = src.find("{\"chromium_event\": {}, \"frame_id\": 2");
+  ASSERT_NE(env, std::string::npos);
+  size_t first_payload_line = src.find("\n\t", env) + 1;
+  size_t cut = src.find('\n', first_payload_line) + 1;
+  ASSERT_EQ(src.compare(cut, 1, "\t"), 0) << "the payload has a second line to cut before";
+  LogFacts lf3;
+  DiagSink d3;
+  read("cut.log", src.substr(0, cut), lf3, d3);
+  EXPECT_EQ(count_code(d3, "trace-payload-mismatch"), 1u);
+  fs::remove_all(dir);
+}
+
 TEST(DynamoTrace, TruncatedMidEnvelopeAndMidPayload) {
   std::string src = slurp(trace_of("s1_cuda"));
   fs::path dir = temp_dir("trunc");
