@@ -3,6 +3,7 @@
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Basic/Version.h>
 #include <clang/Lex/Lexer.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
@@ -11,11 +12,19 @@
 #include <clang/Frontend/Utils.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/ADT/SmallString.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <tuple>
 
 #include "analyzer/util/text.h"
 
@@ -58,14 +67,25 @@ namespace {
 
 const char* const kMainFileName = "/ilint-input/kernel.cpp";
 const char* const kExtraDeclsName = "/ilint-prelude/ilint_extra_decls.h";
+const char* const kPchName = "/ilint-prelude/prelude.pch";
+
+// The precompiled prelude file the build writes (prelude_pch_file_name) is a header of
+// kPchHeaderSize bytes, then Clang's PCH. The header names the key the file was made for and
+// the payload's size and checksum, so a stale, truncated or damaged file is refused before Clang
+// reads a byte of it. 64 bytes keep the payload as aligned as the file.
+constexpr size_t kPchHeaderSize = 64;
+constexpr const char* kPchMagic = "ilint-prelude-pch";
 
 // Everything that is the same for every parse against one prelude: the compiler invocation and
-// the prelude precompiled once into memory.
+// the prelude precompiled once, either read from the file the build made (`pch`) or built in
+// memory when the process first needs it (`preamble`).
 struct PreparedPrelude {
   std::string name, text;
-  std::string main_prefix;  // `#include "<name>"` + newline: the preamble part of every main file
+  std::string main_prefix;  // what every main file starts with: the prelude's #include, for the preamble
   std::shared_ptr<clang::CompilerInvocation> invocation;
-  std::optional<clang::PrecompiledPreamble> preamble;  // empty: parse the prelude every time
+  std::unique_ptr<llvm::MemoryBuffer> pch_file;        // the prebuilt file, when it is used
+  llvm::StringRef pch;                                 // its PCH payload (after the header)
+  std::optional<clang::PrecompiledPreamble> preamble;  // empty with `pch`, or: parse the prelude every time
   std::vector<ClangError> prelude_errors;              // errors in the prelude, repeated on every parse
   std::string failure;                                 // why there is no invocation at all
 };
@@ -78,25 +98,30 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> make_vfs(const PreparedPrelude& 
   llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> mem(new llvm::vfs::InMemoryFileSystem);
   mem->addFile(p.name, 0, llvm::MemoryBuffer::getMemBuffer(p.text, p.name));
   if (extra) mem->addFile(kExtraDeclsName, 0, llvm::MemoryBuffer::getMemBuffer(*extra, kExtraDeclsName));
+  if (!p.pch.empty()) mem->addFile(kPchName, 0, llvm::MemoryBuffer::getMemBuffer(p.pch, kPchName, false));
   overlay->pushOverlay(mem);
   return overlay;
 }
 
 class QuietCallbacks : public clang::PreambleCallbacks {};
 
-void prepare(PreparedPrelude& p) {
-  p.main_prefix = "#include \"" + p.name + "\"\n";
-  std::vector<const char*> args = {
+const std::vector<const char*>& clang_args() {
+  static const std::vector<const char*> args = {
       "clang++", "-x", "c++", "-std=c++17", "-fsyntax-only", "-nostdinc", "-nostdinc++", "-w",
       "-ferror-limit=50", "-fno-delayed-template-parsing", "-resource-dir", ILINT_CLANG_RESOURCE_DIR,
       kMainFileName,
   };
+  return args;
+}
+
+// Sets p.invocation (or p.failure).
+void make_invocation(PreparedPrelude& p) {
   std::vector<ClangError> driver_errors;
   ErrorCollector driver_collector(driver_errors);
   auto diag_opts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
   auto driver_diags = clang::CompilerInstance::createDiagnostics(diag_opts.get(), &driver_collector, false);
   std::unique_ptr<clang::CompilerInvocation> ci =
-      clang::createInvocationFromCommandLine(args, driver_diags, make_vfs(p, nullptr));
+      clang::createInvocationFromCommandLine(clang_args(), driver_diags, make_vfs(p, nullptr));
   if (!ci) {
     p.failure = driver_errors.empty() ? "clang could not make a compiler invocation" : driver_errors[0].message;
     return;
@@ -104,7 +129,92 @@ void prepare(PreparedPrelude& p) {
   ci->getFrontendOpts().DisableFree = false;  // the driver asks to leak the AST at exit; we parse thousands
   ci->getFrontendOpts().ProgramAction = clang::frontend::ParseSyntaxOnly;
   p.invocation = std::shared_ptr<clang::CompilerInvocation>(std::move(ci));
+}
 
+// 64-bit FNV-1a over 8-byte words (then the tail bytes): a checksum for the PCH file, ~1
+// instruction a byte, against the ~60M instructions building the prelude costs.
+uint64_t checksum(llvm::StringRef bytes) {
+  uint64_t h = 1469598103934665603ull;
+  size_t i = 0;
+  for (; i + 8 <= bytes.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, bytes.data() + i, 8);
+    h = (h ^ w) * 1099511628211ull;
+    h ^= h >> 29;
+  }
+  for (; i < bytes.size(); ++i) h = (h ^ static_cast<unsigned char>(bytes[i])) * 1099511628211ull;
+  return h;
+}
+
+// What a PCH depends on: the prelude, the arguments and the Clang it was made by. Two preludes
+// or two Clangs never share a file name.
+std::string pch_key(const std::string& name, const std::string& text) {
+  std::string all = std::string(kPchMagic) + " 1\n" + clang::getClangFullVersion() + "\n" + name + "\n";
+  for (const char* a : clang_args()) all.append(a).push_back('\n');
+  all += text;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(checksum(all)));
+  return hex;
+}
+
+std::string pch_header(const std::string& key, llvm::StringRef payload) {
+  char h[kPchHeaderSize + 1];
+  int n = std::snprintf(h, sizeof h, "%s %s %zu %016llx\n", kPchMagic, key.c_str(), payload.size(),
+                        static_cast<unsigned long long>(checksum(payload)));
+  std::string header(h, static_cast<size_t>(n));
+  header.resize(kPchHeaderSize, ' ');
+  header.back() = '\n';
+  return header;
+}
+
+// The directory the prebuilt files are looked for in: set by a test, or `ilint-pch/` next to
+// the binary holding this code (libilint-clang.so, or an executable that links it in).
+std::mutex pch_dir_mu;
+std::optional<std::string> pch_dir_override;
+
+std::string default_pch_dir() {
+  Dl_info info{};
+  if (!dladdr(reinterpret_cast<void*>(&pch_key), &info) || !info.dli_fname) return "";
+  std::string self = info.dli_fname;
+  size_t slash = self.rfind('/');
+  return (slash == std::string::npos ? std::string(".") : self.substr(0, slash)) + "/ilint-pch";
+}
+
+std::string pch_dir() {
+  {
+    std::lock_guard<std::mutex> lock(pch_dir_mu);
+    if (pch_dir_override) return *pch_dir_override;
+  }
+  static const std::string dir = default_pch_dir();
+  return dir;
+}
+
+ParsedUnit parse_with(const PreparedPrelude& prep, const std::string& code, const std::string& extra_decls,
+                      SkipBody skip_body);
+
+// Uses the prebuilt PCH of this prelude when there is one that checks out: its header matches,
+// and an empty parse against it raises no error (Clang's own checks of version and options).
+bool use_prebuilt_pch(PreparedPrelude& p, const std::string& dir) {
+  if (dir.empty()) return false;
+  const std::string key = pch_key(p.name, p.text);
+  auto file = llvm::MemoryBuffer::getFile(dir + "/" + prelude_pch_file_name(p.name, p.text), /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  if (!file || (*file)->getBufferSize() < kPchHeaderSize) return false;
+  llvm::StringRef all = (*file)->getBuffer();
+  llvm::StringRef payload = all.drop_front(kPchHeaderSize);
+  if (all.take_front(kPchHeaderSize) != pch_header(key, payload)) return false;
+  p.pch_file = std::move(*file);
+  p.pch = payload;
+  p.main_prefix.clear();  // the PCH is included implicitly, ahead of the main file
+  ParsedUnit probe = parse_with(p, "", "", {});
+  if (probe.ctx && probe.errors.empty()) return true;
+  p.pch_file.reset();
+  p.pch = {};
+  return false;
+}
+
+void build_preamble(PreparedPrelude& p) {
+  p.main_prefix = "#include \"" + p.name + "\"\n";
   auto main = llvm::MemoryBuffer::getMemBufferCopy(p.main_prefix, kMainFileName);
   clang::PreambleBounds computed = clang::ComputePreambleBounds(*p.invocation->getLangOpts(), main->getMemBufferRef(), 0);
   if (computed.Size != p.main_prefix.size()) return;  // not a plain preamble: parse the prelude each time
@@ -122,29 +232,116 @@ void prepare(PreparedPrelude& p) {
   for (auto& e : p.prelude_errors) e.in_prelude = true;
 }
 
+void prepare(PreparedPrelude& p, const std::string& dir) {
+  p.main_prefix = "#include \"" + p.name + "\"\n";
+  make_invocation(p);
+  if (!p.invocation) return;
+  if (use_prebuilt_pch(p, dir)) return;
+  build_preamble(p);
+}
+
 const PreparedPrelude& prepared(const std::string& name, const std::string& text) {
   struct Slot {
     std::once_flag once;
     PreparedPrelude p;
   };
   static std::mutex mu;
-  static std::map<std::pair<std::string, std::string>, std::unique_ptr<Slot>> slots;
+  // By directory too, so a test that points the analyzer elsewhere gets a prelude of its own.
+  static std::map<std::tuple<std::string, std::string, std::string>, std::unique_ptr<Slot>> slots;
+  const std::string dir = pch_dir();
   Slot* slot;
   {
     std::lock_guard<std::mutex> lock(mu);
-    auto& s = slots[{name, text}];
+    auto& s = slots[{name, text, dir}];
     if (!s) s = std::make_unique<Slot>();
     slot = s.get();
   }
   std::call_once(slot->once, [&] {
     slot->p.name = name;
     slot->p.text = text;
-    prepare(slot->p);
+    prepare(slot->p, dir);
   });
   return slot->p;
 }
 
 }  // namespace
+
+std::string prelude_pch_file_name(const std::string& name, const std::string& text) {
+  return pch_key(name, text) + ".pch";
+}
+
+std::string prelude_pch_header(const std::string& name, const std::string& text, std::string_view payload) {
+  return pch_header(pch_key(name, text), llvm::StringRef(payload.data(), payload.size()));
+}
+
+void set_prelude_pch_dir(std::optional<std::string> dir) {
+  std::lock_guard<std::mutex> lock(pch_dir_mu);
+  pch_dir_override = std::move(dir);
+}
+
+PreludeSource prelude_source(const std::string& name, const std::string& text) {
+  const PreparedPrelude& p = prepared(name, text);
+  if (!p.pch.empty()) return PreludeSource::Prebuilt;
+  if (p.preamble) return PreludeSource::BuiltInMemory;
+  return PreludeSource::None;
+}
+
+bool write_prelude_pch(const std::string& name, const std::string& text, const std::string& dir,
+                       std::string* error) {
+  PreparedPrelude p;
+  p.name = name;
+  p.text = text;
+  make_invocation(p);
+  if (!p.invocation) {
+    *error = p.failure;
+    return false;
+  }
+  const std::string file = dir + "/" + prelude_pch_file_name(name, text);
+  const std::string clang_out = file + ".clang.tmp", tmp = file + ".tmp";
+  // The prelude itself is the main file, parsed with the options of every later parse (so the
+  // PCH's language options are theirs), into a PCH.
+  auto ci = std::make_shared<clang::CompilerInvocation>(*p.invocation);
+  ci->getFrontendOpts().Inputs = {clang::FrontendInputFile(name, clang::InputKind(clang::Language::CXX))};
+  ci->getFrontendOpts().OutputFile = clang_out;
+  ci->getFrontendOpts().ProgramAction = clang::frontend::GeneratePCH;
+  std::vector<ClangError> errors;
+  ErrorCollector collector(errors);
+  clang::CompilerInstance compiler(std::make_shared<clang::PCHContainerOperations>());
+  compiler.setInvocation(std::move(ci));
+  compiler.createDiagnostics(&collector, /*ShouldOwnClient=*/false);
+  compiler.createFileManager(make_vfs(p, nullptr));
+  clang::GeneratePCHAction action;
+  bool ok = compiler.ExecuteAction(action) && errors.empty();
+  if (!ok) {
+    *error = errors.empty() ? "clang could not write " + clang_out
+                            : name + ":" + std::to_string(errors[0].line) + ": " + errors[0].message;
+    std::remove(clang_out.c_str());
+    return false;
+  }
+  auto written = llvm::MemoryBuffer::getFile(clang_out, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!written) {
+    *error = "cannot read back " + clang_out;
+    return false;
+  }
+  llvm::StringRef payload = (*written)->getBuffer();
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << pch_header(pch_key(name, text), payload);
+    out.write(payload.data(), static_cast<std::streamsize>(payload.size()));
+    if (!out.flush()) {
+      *error = "cannot write " + tmp;
+      return false;
+    }
+  }
+  std::remove(clang_out.c_str());
+  std::error_code ec;
+  std::filesystem::rename(tmp, file, ec);  // whole or not at all: a reader never sees half a file
+  if (ec) {
+    *error = "cannot rename " + tmp + ": " + ec.message();
+    return false;
+  }
+  return true;
+}
 
 struct ParsedUnit::State {
   std::string main_text, extra_decls;  // the files the parse reads (the AST points into them)
@@ -214,10 +411,11 @@ clang::SourceLocation skipped_body_end(const clang::FunctionDecl& f, const clang
   }
 }
 
-ParsedUnit parse_cpp(const std::string& code, const std::string& prelude_name, const std::string& prelude_text,
-                     const std::string& extra_decls, SkipBody skip_body) {
+namespace {
+
+ParsedUnit parse_with(const PreparedPrelude& prep, const std::string& code, const std::string& extra_decls,
+                      SkipBody skip_body) {
   ParsedUnit pu;
-  const PreparedPrelude& prep = prepared(prelude_name, prelude_text);
   if (!prep.invocation) {
     pu.errors.push_back({0, 0, false, prep.failure});
     return pu;
@@ -246,8 +444,14 @@ ParsedUnit parse_cpp(const std::string& code, const std::string& prelude_name, c
   // The main file is a remapped buffer whose ownership passes to the SourceManager
   // (RetainRemappedFileBuffers is false). AddImplicitPreamble remaps it itself.
   auto main = llvm::MemoryBuffer::getMemBuffer(st.main_text, kMainFileName);
-  if (prep.preamble) prep.preamble->AddImplicitPreamble(*invocation, vfs, main.release());
-  else invocation->getPreprocessorOpts().addRemappedFile(kMainFileName, main.release());
+  if (!prep.pch.empty()) {
+    invocation->getPreprocessorOpts().ImplicitPCHInclude = kPchName;
+    invocation->getPreprocessorOpts().addRemappedFile(kMainFileName, main.release());
+  } else if (prep.preamble) {
+    prep.preamble->AddImplicitPreamble(*invocation, vfs, main.release());
+  } else {
+    invocation->getPreprocessorOpts().addRemappedFile(kMainFileName, main.release());
+  }
 
   std::vector<ClangError> errors;
   st.collector = std::make_unique<ErrorCollector>(errors);
@@ -278,6 +482,13 @@ ParsedUnit parse_cpp(const std::string& code, const std::string& prelude_name, c
   st.compiler->getDiagnostics().setClient(st.collector.get(), false);
   if (!pu.ctx && pu.errors.empty()) pu.errors.push_back({0, 0, false, "clang could not build an AST"});
   return pu;
+}
+
+}  // namespace
+
+ParsedUnit parse_cpp(const std::string& code, const std::string& prelude_name, const std::string& prelude_text,
+                     const std::string& extra_decls, SkipBody skip_body) {
+  return parse_with(prepared(prelude_name, prelude_text), code, extra_decls, std::move(skip_body));
 }
 
 namespace {

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,10 +53,12 @@ class ParsedUnit {
 // may be empty). Every `#include` line of `code` must already be blanked by the caller; lines
 // and columns of `code` are reported as they are in `code`.
 //
-// The prelude is the same text for thousands of kernels, so it is parsed once per process into
-// a precompiled preamble held in memory (clang::PrecompiledPreamble, as clangd does) and every
-// parse loads it instead of re-parsing ~15 KB of declarations. Nothing is written to disk.
-// Thread-safe.
+// The prelude is the same text for thousands of kernels, so every parse loads it precompiled
+// instead of re-parsing ~15 KB of declarations: from the PCH file the build wrote next to the
+// binary (write_prelude_pch, below), or, when that file is missing, stale or refused, from a
+// precompiled preamble built in memory on first use (clang::PrecompiledPreamble, as clangd
+// does; ~60M instructions a prelude, a third to a half of analysing one small capture). Same
+// AST either way. A parse writes nothing to disk. Thread-safe.
 //
 // `skip_body`, when set, is asked for each function definition: a function it answers true for
 // is parsed without its body (clang's -fskip-function-bodies, per function), its body left for
@@ -63,6 +66,39 @@ class ParsedUnit {
 using SkipBody = std::function<bool(const clang::FunctionDecl& f)>;
 ParsedUnit parse_cpp(const std::string& code, const std::string& prelude_name, const std::string& prelude_text,
                      const std::string& extra_decls = "", SkipBody skip_body = {});
+
+// ------------------------------------------------------------------ the prelude, precompiled at build time
+
+// Writes the PCH of a prelude into `dir` (which must exist), named prelude_pch_file_name:
+// a header (a key of the prelude text, the arguments and the Clang version; the PCH's size and
+// checksum), then Clang's PCH of the prelude made with the arguments of every parse. Written to
+// a temporary name and renamed. False, with *error, when Clang reports an error in the prelude
+// or a file cannot be written. Run by the build (analyzer/clang/make_prelude_pch.cpp).
+bool write_prelude_pch(const std::string& name, const std::string& text, const std::string& dir,
+                       std::string* error);
+
+// "<key>.pch": another prelude, other arguments or another Clang give another name, so a stale
+// file is never even opened.
+std::string prelude_pch_file_name(const std::string& name, const std::string& text);
+
+// The header write_prelude_pch puts before a PCH `payload` of this prelude (tests forge files
+// with it: a header that checks out over a payload Clang refuses).
+std::string prelude_pch_header(const std::string& name, const std::string& text, std::string_view payload);
+
+// Where parses look for prebuilt PCH files: `ilint-pch/` beside the binary holding this code,
+// unless a test sets a directory ("" for none). std::nullopt restores the default.
+void set_prelude_pch_dir(std::optional<std::string> dir);
+
+// How parses against a prelude get it (prepares it if not done yet), for tests and reports.
+enum class PreludeSource { Prebuilt, BuiltInMemory, None };
+PreludeSource prelude_source(const std::string& name, const std::string& text);
+
+// The two preludes (kernel_reader.cpp, wrapper_reader.cpp): name and text.
+struct PreludeText {
+  std::string name, text;
+};
+const PreludeText& kernel_prelude();
+const PreludeText& wrapper_prelude();
 
 // The closing brace of a function whose body was skipped (invalid when not found): the raw
 // token stream after its declarator, braces counted.

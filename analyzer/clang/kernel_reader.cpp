@@ -23,7 +23,6 @@ namespace {
 
 using namespace clangx;
 
-const char* const kPreludeName = "/ilint-prelude/torch/csrc/inductor/cpp_prefix.h";
 const char kPrelude[] =
 #include "analyzer/clang/prelude/cpp_prefix_prelude.inc"
     ;
@@ -795,7 +794,7 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
 
 ParsedKernel parse_kernel_source(const std::string& source, const std::string& kernel_name) {
   ParsedKernel pk;
-  ParsedUnit pu = parse_cpp(blank_includes(source), kPreludeName, kPrelude);
+  ParsedUnit pu = parse_cpp(blank_includes(source), kernel_prelude().name, kernel_prelude().text);
   pk.errors = pu.errors;
   if (pu.ctx) {
     KernelVisitor v(*pu.ctx, pk);
@@ -835,7 +834,7 @@ bool parse_kernel_batch(const std::vector<std::pair<const std::string*, const st
                         std::vector<ParsedKernel>& out) {
   std::vector<BatchMember> members(sources.size());
   for (size_t i = 0; i < sources.size(); ++i) members[i].code = blank_extern_c(blank_includes(*sources[i].first));
-  ParsedUnit pu = parse_cpp(batch_unit(kBatchNamespace, members), kPreludeName, kPrelude);
+  ParsedUnit pu = parse_cpp(batch_unit(kBatchNamespace, members), kernel_prelude().name, kernel_prelude().text);
   if (!pu.errors.empty() || !pu.ctx) return false;
   std::vector<const clang::NamespaceDecl*> scopes = batch_scopes(*pu.ctx, kBatchNamespace, sources.size());
   if (scopes.empty()) return false;
@@ -1072,6 +1071,11 @@ ClangParseStats clang_parse_stats() {
 void clear_clang_parse_cache() {
   std::lock_guard<std::mutex> lock(cache().mu);
   cache().entries.clear();
+}
+
+const clangx::PreludeText& clangx::kernel_prelude() {
+  static const PreludeText p{"/ilint-prelude/torch/csrc/inductor/cpp_prefix.h", kPrelude};
+  return p;
 }
 
 }  // namespace ilint

@@ -22,7 +22,6 @@ namespace {
 
 using namespace clangx;
 
-const char* const kWrapperPreludeName = "/ilint-prelude/torch/csrc/inductor/cpp_wrapper/prelude.h";
 const char kKernelPrelude[] =
 #include "analyzer/clang/prelude/cpp_prefix_prelude.inc"
     ;
@@ -602,8 +601,7 @@ std::string shim_decls(const std::vector<const std::string*>& codes) {
 // and helpers (loadKernel, launchKernel) not at all. Skipping the other bodies leaves out
 // most of the wrapper's C++ and all of its template-heavy code (Vectorized<T> arithmetic).
 ParsedUnit parse_wrapper_code(const std::string& code, const std::string& decls) {
-  static const std::string prelude = std::string(kKernelPrelude) + kWrapperPrelude;
-  return parse_cpp(code, kWrapperPreludeName, prelude, decls, [](const clang::FunctionDecl& f) {
+  return parse_cpp(code, wrapper_prelude().name, wrapper_prelude().text, decls, [](const clang::FunctionDecl& f) {
     if (!f.getDeclName().isIdentifier()) return true;
     llvm::StringRef n = f.getName();
     return n != "inductor_entry_impl" && n != "run_impl";
@@ -815,6 +813,13 @@ bool read_cpp_wrapper_clang(Compile& c, const std::string& source, int first_lin
     diags.warning("cpp-wrapper-parse", "C++ wrapper of " + c.id + ": no inductor_entry_impl / run_impl found",
                   SourceLoc{file, first_line, 1});
   return ok && v.found_entry;
+}
+
+const clangx::PreludeText& clangx::wrapper_prelude() {
+  // The kernel prelude, then the wrapper's own declarations: a wrapper defines kernels too.
+  static const PreludeText p{"/ilint-prelude/torch/csrc/inductor/cpp_wrapper/prelude.h",
+                             std::string(kKernelPrelude) + kWrapperPrelude};
+  return p;
 }
 
 }  // namespace ilint

@@ -2,12 +2,14 @@
 // input into several kernels, read together: the batch path (several kernels per Clang run) and
 // its fallback (a batch Clang rejects is read again one kernel at a time). Locations must stay
 // inside each kernel's own text, and every kernel must read the same as it does alone (nothing
-// one kernel holds, a macro say, may reach its batch-mates).
+// one kernel holds, a macro say, may reach its batch-mates). The batch parses against the
+// prelude the build precompiled, each kernel alone against one built in memory (fuzz_prelude.h).
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "analyzer/clang/clang_reader.h"
+#include "fuzz_prelude.h"
 #include "fuzz_util.h"
 #include "tests/kernel_facts.h"
 
@@ -41,6 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (auto& k : kernels) jobs.push_back({&k, "fuzz/output_code.py"});
   // Every input is new text: without clearing, the parse cache would grow with the campaign.
   ilint::clear_clang_parse_cache();
+  ilint::fuzz::use_prebuilt_prelude();
   ilint::DiagSink diags;
   ilint::read_cpp_kernels_clang(jobs, diags, 1);
   for (const auto& k : kernels) {
@@ -63,6 +66,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     alone.push_back(std::move(a));
   }
   ilint::clear_clang_parse_cache();
+  ilint::fuzz::use_prelude_built_in_memory();
   ilint::DiagSink alone_diags;
   for (auto& a : alone) ilint::read_cpp_kernel_clang(a, "fuzz/output_code.py", alone_diags);
   for (size_t i = 0; i < kernels.size(); ++i)

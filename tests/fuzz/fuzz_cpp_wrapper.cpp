@@ -5,7 +5,8 @@
 // Each input is also read from a batch (prepare_cpp_wrappers_clang), first in a translation unit
 // with a small valid wrapper after it: the input must read the same as alone, and the wrapper
 // after it must read as it does alone (nothing the input does may reach it: a macro, an open
-// brace, a declaration).
+// brace, a declaration). Batches parse against the prelude the build precompiled, wrappers
+// alone against one built in memory (fuzz_prelude.h).
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -14,6 +15,7 @@
 #include "analyzer/clang/clang_reader.h"
 #include "analyzer/model/program.h"
 #include "analyzer/report/dump_model.h"
+#include "fuzz_prelude.h"
 #include "fuzz_util.h"
 
 namespace {
@@ -59,6 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ilint::Compile c;
   c.id = "model__0_inference_0.0";
   ilint::clear_clang_parse_cache();
+  ilint::fuzz::use_prelude_built_in_memory();
   ilint::DiagSink diags;
   ilint::read_cpp_wrapper_clang(c, text, first_line, "fuzz/output_code.py", diags);
   auto inside = [&](const ilint::SourceLoc& l) {
@@ -79,6 +82,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string input_alone = read(text, first_line);
   std::string outputs[2] = {as_output_code(text), as_output_code(companion)};
   std::vector<std::string_view> texts(std::begin(outputs), std::end(outputs));
+  ilint::fuzz::use_prebuilt_prelude();
   std::shared_ptr<void> prepared = ilint::prepare_cpp_wrappers_clang(texts);
   if (read(text, first_line) != input_alone) ilint::fuzz::fail("the input reads differently from a batch");
   if (read(companion, 7) != companion_alone) ilint::fuzz::fail("the wrapper after the input reads differently");

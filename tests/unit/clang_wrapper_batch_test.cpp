@@ -230,17 +230,10 @@ TEST(ClangWrapperBatch, AWrapperThatCannotShareAUnitIsParsedAlone) {
 TEST(ClangWrapperBatch, AnAnalysisIsTheSameWithAndWithoutBatches) {
   install_optional_readers();
   auto run = [](int jobs) {
-    AnalyzeOptions o;
+    std::vector<std::string> paths;
     for (const char* f : {"s1_cpu_cppwrap", "s1_cuda_cppwrap", "s2_cpu_cppwrap", "s2_cuda_cppwrap"})
-      o.paths.push_back(ilint::testing::fixture(f));
-    o.jobs = jobs;
-    auto a = std::make_unique<Analysis>();
-    analyze(o, *a);
-    std::ostringstream os;
-    dump_compiles(a->program, os);
-    for (auto& d : a->diags.sorted()) os << d.code << " " << d.message << " " << d.loc.file << ":" << d.loc.line << "\n";
-    for (auto& f : a->findings) os << f.rule << " " << f.message << " " << f.location.line << " " << f.evidence.dump() << "\n";
-    return os.str();
+      paths.push_back(ilint::testing::fixture(f));
+    return ilint::testing::analysis_text(paths, jobs);
   };
   WrapperBatchStats before = wrapper_batch_stats();
   std::string batched1 = run(1), batched2 = run(2);

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "analyzer/pipeline.h"
+#include "analyzer/report/dump_model.h"
 
 namespace ilint::testing {
 
@@ -48,6 +49,21 @@ inline void run_analysis(const std::vector<std::string>& paths, Analysis& a, std
   o.jobs = 2;
   o.only_rules = std::move(rules);
   analyze(o, a);
+}
+
+// One whole analysis of `paths` at `jobs` threads as text: every compile's model (the
+// --dump-model text), every diagnostic and every finding. For comparing two ways of reading.
+inline std::string analysis_text(const std::vector<std::string>& paths, int jobs) {
+  AnalyzeOptions o;
+  o.paths = paths;
+  o.jobs = jobs;
+  auto a = std::make_unique<Analysis>();
+  analyze(o, *a);
+  std::ostringstream os;
+  dump_compiles(a->program, os);
+  for (auto& d : a->diags.sorted()) os << d.code << " " << d.message << " " << d.loc.file << ":" << d.loc.line << "\n";
+  for (auto& f : a->findings) os << f.rule << " " << f.message << " " << f.location.line << " " << f.evidence.dump() << "\n";
+  return os.str();
 }
 
 inline std::vector<const Finding*> findings_of(const Analysis& a, const std::string& rule) {
