@@ -17,6 +17,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -161,7 +162,8 @@ std::string pch_header(const std::string& key, llvm::StringRef payload) {
   char h[kPchHeaderSize + 1];
   int n = std::snprintf(h, sizeof h, "%s %s %zu %016llx\n", kPchMagic, key.c_str(), payload.size(),
                         static_cast<unsigned long long>(checksum(payload)));
-  std::string header(h, static_cast<size_t>(n));
+  // Longer than the header only for a payload of 100 GB or more: cut (and never matched).
+  std::string header(h, n < 0 ? 0 : std::min(static_cast<size_t>(n), kPchHeaderSize));
   header.resize(kPchHeaderSize, ' ');
   header.back() = '\n';
   return header;
@@ -330,6 +332,8 @@ bool write_prelude_pch(const std::string& name, const std::string& text, const s
     out.write(payload.data(), static_cast<std::streamsize>(payload.size()));
     if (!out.flush()) {
       *error = "cannot write " + tmp;
+      std::remove(clang_out.c_str());
+      std::remove(tmp.c_str());
       return false;
     }
   }
@@ -338,6 +342,7 @@ bool write_prelude_pch(const std::string& name, const std::string& text, const s
   std::filesystem::rename(tmp, file, ec);  // whole or not at all: a reader never sees half a file
   if (ec) {
     *error = "cannot rename " + tmp + ": " + ec.message();
+    std::remove(tmp.c_str());
     return false;
   }
   return true;
