@@ -22,9 +22,6 @@ namespace {
 
 using namespace clangx;
 
-const char kKernelPrelude[] =
-#include "analyzer/clang/prelude/cpp_prefix_prelude.inc"
-    ;
 const char kWrapperPrelude[] =
 #include "analyzer/clang/prelude/cpp_wrapper_prelude.inc"
     ;
@@ -818,7 +815,7 @@ bool read_cpp_wrapper_clang(Compile& c, const std::string& source, int first_lin
 const clangx::PreludeText& clangx::wrapper_prelude() {
   // The kernel prelude, then the wrapper's own declarations: a wrapper defines kernels too.
   static const PreludeText p{"/ilint-prelude/torch/csrc/inductor/cpp_wrapper/prelude.h",
-                             std::string(kKernelPrelude) + kWrapperPrelude};
+                             kernel_prelude().text + kWrapperPrelude};
   return p;
 }
 
