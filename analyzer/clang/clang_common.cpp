@@ -82,13 +82,19 @@ constexpr const char* kPchMagic = "ilint-prelude-pch";
 // memory when the process first needs it (`preamble`).
 struct PreparedPrelude {
   std::string name, text;
-  std::string main_prefix;  // what every main file starts with: the prelude's #include, for the preamble
+  // What every main file starts with: the prelude's #include, with the preamble (or none); empty
+  // with the prebuilt PCH, which Clang includes implicitly, ahead of the main file.
+  std::string main_prefix;
   std::shared_ptr<clang::CompilerInvocation> invocation;
   std::unique_ptr<llvm::MemoryBuffer> pch_file;        // the prebuilt file, when it is used
-  llvm::StringRef pch;                                 // its PCH payload (after the header)
   std::optional<clang::PrecompiledPreamble> preamble;  // empty with `pch`, or: parse the prelude every time
   std::vector<ClangError> prelude_errors;              // errors in the prelude, repeated on every parse
   std::string failure;                                 // why there is no invocation at all
+
+  // The prebuilt file's PCH, after its header; empty without one.
+  llvm::StringRef pch() const {
+    return pch_file ? pch_file->getBuffer().drop_front(kPchHeaderSize) : llvm::StringRef();
+  }
 };
 
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> make_vfs(const PreparedPrelude& p, const std::string* extra) {
@@ -99,7 +105,7 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> make_vfs(const PreparedPrelude& 
   llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> mem(new llvm::vfs::InMemoryFileSystem);
   mem->addFile(p.name, 0, llvm::MemoryBuffer::getMemBuffer(p.text, p.name));
   if (extra) mem->addFile(kExtraDeclsName, 0, llvm::MemoryBuffer::getMemBuffer(*extra, kExtraDeclsName));
-  if (!p.pch.empty()) mem->addFile(kPchName, 0, llvm::MemoryBuffer::getMemBuffer(p.pch, kPchName, false));
+  if (p.pch_file) mem->addFile(kPchName, 0, llvm::MemoryBuffer::getMemBuffer(p.pch(), kPchName, false));
   overlay->pushOverlay(mem);
   return overlay;
 }
@@ -158,6 +164,8 @@ std::string pch_key(const std::string& name, const std::string& text) {
   return hex;
 }
 
+std::string pch_file_name(const std::string& key) { return key + ".pch"; }
+
 std::string pch_header(const std::string& key, llvm::StringRef payload) {
   char h[kPchHeaderSize + 1];
   int n = std::snprintf(h, sizeof h, "%s %s %zu %016llx\n", kPchMagic, key.c_str(), payload.size(),
@@ -199,19 +207,16 @@ ParsedUnit parse_with(const PreparedPrelude& prep, const std::string& code, cons
 bool use_prebuilt_pch(PreparedPrelude& p, const std::string& dir) {
   if (dir.empty()) return false;
   const std::string key = pch_key(p.name, p.text);
-  auto file = llvm::MemoryBuffer::getFile(dir + "/" + prelude_pch_file_name(p.name, p.text), /*IsText=*/false,
+  auto file = llvm::MemoryBuffer::getFile(dir + "/" + pch_file_name(key), /*IsText=*/false,
                                           /*RequiresNullTerminator=*/false);
   if (!file || (*file)->getBufferSize() < kPchHeaderSize) return false;
   llvm::StringRef all = (*file)->getBuffer();
   llvm::StringRef payload = all.drop_front(kPchHeaderSize);
   if (all.take_front(kPchHeaderSize) != pch_header(key, payload)) return false;
   p.pch_file = std::move(*file);
-  p.pch = payload;
-  p.main_prefix.clear();  // the PCH is included implicitly, ahead of the main file
   ParsedUnit probe = parse_with(p, "", "", {});
   if (probe.ctx && probe.errors.empty()) return true;
   p.pch_file.reset();
-  p.pch = {};
   return false;
 }
 
@@ -235,7 +240,6 @@ void build_preamble(PreparedPrelude& p) {
 }
 
 void prepare(PreparedPrelude& p, const std::string& dir) {
-  p.main_prefix = "#include \"" + p.name + "\"\n";
   make_invocation(p);
   if (!p.invocation) return;
   if (use_prebuilt_pch(p, dir)) return;
@@ -269,7 +273,7 @@ const PreparedPrelude& prepared(const std::string& name, const std::string& text
 }  // namespace
 
 std::string prelude_pch_file_name(const std::string& name, const std::string& text) {
-  return pch_key(name, text) + ".pch";
+  return pch_file_name(pch_key(name, text));
 }
 
 std::string prelude_pch_header(const std::string& name, const std::string& text, std::string_view payload) {
@@ -283,7 +287,7 @@ void set_prelude_pch_dir(std::optional<std::string> dir) {
 
 PreludeSource prelude_source(const std::string& name, const std::string& text) {
   const PreparedPrelude& p = prepared(name, text);
-  if (!p.pch.empty()) return PreludeSource::Prebuilt;
+  if (p.pch_file) return PreludeSource::Prebuilt;
   if (p.preamble) return PreludeSource::BuiltInMemory;
   return PreludeSource::None;
 }
@@ -298,7 +302,8 @@ bool write_prelude_pch(const std::string& name, const std::string& text, const s
     *error = p.failure;
     return false;
   }
-  const std::string file = dir + "/" + prelude_pch_file_name(name, text);
+  const std::string key = pch_key(name, text);
+  const std::string file = dir + "/" + pch_file_name(key);
   const std::string clang_out = file + ".clang.tmp", tmp = file + ".tmp";
   // The prelude itself is the main file, parsed with the options of every later parse (so the
   // PCH's language options are theirs), into a PCH.
@@ -328,7 +333,7 @@ bool write_prelude_pch(const std::string& name, const std::string& text, const s
   llvm::StringRef payload = (*written)->getBuffer();
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << pch_header(pch_key(name, text), payload);
+    out << pch_header(key, payload);
     out.write(payload.data(), static_cast<std::streamsize>(payload.size()));
     if (!out.flush()) {
       *error = "cannot write " + tmp;
@@ -449,7 +454,7 @@ ParsedUnit parse_with(const PreparedPrelude& prep, const std::string& code, cons
   // The main file is a remapped buffer whose ownership passes to the SourceManager
   // (RetainRemappedFileBuffers is false). AddImplicitPreamble remaps it itself.
   auto main = llvm::MemoryBuffer::getMemBuffer(st.main_text, kMainFileName);
-  if (!prep.pch.empty()) {
+  if (prep.pch_file) {
     invocation->getPreprocessorOpts().ImplicitPCHInclude = kPchName;
     invocation->getPreprocessorOpts().addRemappedFile(kMainFileName, main.release());
   } else if (prep.preamble) {
