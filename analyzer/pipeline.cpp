@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <future>
 #include <memory>
 #include <set>
 
@@ -69,12 +70,23 @@ void analyze(const AnalyzeOptions& opts, Analysis& out) {
   out.files_read =
       build_compiles(out.ingest, out.program, out.diags, opts.jobs, &cpp_kernels, opts.keep_kernel_sources);
   stage("reading " + std::to_string(cpp_kernels.size()) + " C++ kernels", "C++ kernels");
+  // The Dynamo logs need only the ingest. With two threads or more, while C++ kernels are read
+  // they are read on a thread of their own: on one capture of a CPU model that stage is mostly
+  // loading Clang, one thread's work (docs/performance.md, session 12). Not beside the compiles:
+  // on a Triton capture reading the logs is the longest stage, and a third thread only slowed
+  // it. What is read, and so the model, is the same either way; only the order diagnostics are
+  // reported in differs, and every output sorts them.
+  std::future<std::shared_ptr<DynamoLogs>> logs_read;
+  bool has_logs = !out.ingest.torch_logs.empty() || !out.ingest.trace_logs.empty() || !out.ingest.dynamo_debug_logs.empty();
+  if (opts.jobs >= 2 && has_logs && !cpp_kernels.empty() && cpp_kernel_reader())
+    logs_read = std::async(std::launch::async, [&] { return read_dynamo_logs(out.ingest, out.diags); });
   read_cpp_kernels(cpp_kernels, out.diags, opts.jobs);
   if (!opts.keep_kernel_sources)
     for (auto& c : out.program.compiles)
       for (auto& k : c.kernels) std::string().swap(k.source);
   stage("reading Dynamo logs", "Dynamo logs");
-  out.files_read += build_dynamo_model(out.ingest, out.program, out.diags);
+  std::shared_ptr<DynamoLogs> logs = logs_read.valid() ? logs_read.get() : read_dynamo_logs(out.ingest, out.diags);
+  out.files_read += build_dynamo_model(out.ingest, *logs, out.program, out.diags);
   stage("running rules", "rules");
   run_rules(out.program, opts, out.findings, out.diags);
   stage("", "");

@@ -95,8 +95,15 @@ size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags,
 // once, batched, on `jobs` threads). Without a reader, kernels keep their signature facts.
 void read_cpp_kernels(const std::vector<CppKernelJob>& cpp_kernels, DiagSink& diags, int jobs);
 
-// Dynamo layer: fills program.dynamo from TORCH_LOGS text, debug.log and TORCH_TRACE, and joins
-// frames to compiles. Defined in analyzer/dynamo/.
+// Dynamo layer (analyzer/dynamo/), in two steps. read_dynamo_logs reads every capture's TORCH_LOGS
+// text, TORCH_TRACE and debug.log; it needs only the ingest, so analyze() runs it beside the
+// reading of the C++ kernels when it has two threads or more. build_dynamo_model then fills
+// program.dynamo from what was read and joins frames to compiles (it reads the compiles'
+// kernels and FX graphs); it returns the number of files read by both steps.
+struct DynamoLogs;
+std::shared_ptr<DynamoLogs> read_dynamo_logs(const IngestResult& in, DiagSink& diags);
+size_t build_dynamo_model(const IngestResult& in, DynamoLogs& logs, Program& program, DiagSink& diags);
+// Both steps, one after the other.
 size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& diags);
 
 // Runs the rules over the model.

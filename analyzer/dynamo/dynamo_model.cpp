@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "analyzer/dynamo/literals.h"
@@ -45,12 +46,6 @@ void add_unique(std::vector<std::string>& v, const std::string& s) {
     if (x == s) return;
   v.push_back(s);
 }
-
-struct Capture {
-  std::string root;
-  std::vector<std::string> torch_logs, traces, debug_logs;
-  std::vector<const CompileFiles*> folders;
-};
 
 // Merges what the TORCH_LOGS text and the TORCH_TRACE log say about one compile.
 void merge_into(CompileFacts& dst, const CompileFacts& src) {
@@ -205,10 +200,28 @@ struct FolderInfo {
 
 }  // namespace
 
-size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& diags) {
-  DynamoModel& dm = program.dynamo;
+// What read_dynamo_logs read: each capture's logs, in capture order.
+struct DynamoLogs {
+  // The inputs of one capture: its logs and its compile folders.
+  struct Capture {
+    std::string root;
+    std::vector<std::string> torch_logs, traces, debug_logs;
+    std::vector<const CompileFiles*> folders;
+  };
+  struct CaptureLogs {
+    std::string root;
+    Capture cap;
+    LogFacts tl, tr, dl;               // TORCH_LOGS text, TORCH_TRACE, debug.log
+    std::vector<std::string> sources;  // the files read, in that order
+  };
+  std::vector<CaptureLogs> captures;
+  size_t files_read = 0;
+};
+
+std::shared_ptr<DynamoLogs> read_dynamo_logs(const IngestResult& in, DiagSink& diags) {
+  auto logs = std::make_shared<DynamoLogs>();
   // Group the inputs by capture.
-  std::map<std::string, Capture> captures;
+  std::map<std::string, DynamoLogs::Capture> captures;
   for (const auto& p : in.torch_logs) captures[capture_root_of(p)].torch_logs.push_back(p);
   for (const auto& p : in.trace_logs) captures[capture_root_of(p)].traces.push_back(p);
   for (const auto& p : in.dynamo_debug_logs) captures[capture_root_of(p)].debug_logs.push_back(p);
@@ -217,25 +230,34 @@ size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& di
     auto it = captures.find(root);
     if (it != captures.end()) it->second.folders.push_back(&cf);
   }
-  size_t files_read = 0;
-  int session_base = 0;
   for (auto& [root, cap] : captures) {
-    LogFacts tl, tr, dl;
-    for (const auto& p : cap.torch_logs)
-      if (read_torch_logs(p, tl, diags)) {
-        ++files_read;
-        dm.sources.push_back(p);
-      }
-    for (const auto& p : cap.traces)
-      if (read_trace_log(p, tr, diags)) {
-        ++files_read;
-        dm.sources.push_back(p);
-      }
-    for (const auto& p : cap.debug_logs)
-      if (read_dynamo_debug_log(p, dl, diags)) {
-        ++files_read;
-        dm.sources.push_back(p);
-      }
+    DynamoLogs::CaptureLogs& c = logs->captures.emplace_back();
+    c.root = root;
+    c.cap = std::move(cap);
+    for (const auto& p : c.cap.torch_logs)
+      if (read_torch_logs(p, c.tl, diags)) c.sources.push_back(p);
+    for (const auto& p : c.cap.traces)
+      if (read_trace_log(p, c.tr, diags)) c.sources.push_back(p);
+    for (const auto& p : c.cap.debug_logs)
+      if (read_dynamo_debug_log(p, c.dl, diags)) c.sources.push_back(p);
+    logs->files_read += c.sources.size();
+  }
+  return logs;
+}
+
+size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& diags) {
+  return build_dynamo_model(in, *read_dynamo_logs(in, diags), program, diags);
+}
+
+size_t build_dynamo_model(const IngestResult& in, DynamoLogs& logs, Program& program, DiagSink& diags) {
+  DynamoModel& dm = program.dynamo;
+  size_t files_read = logs.files_read;
+  int session_base = 0;
+  for (auto& read : logs.captures) {
+    const std::string& root = read.root;
+    const DynamoLogs::Capture& cap = read.cap;
+    LogFacts &tl = read.tl, &tr = read.tr, &dl = read.dl;
+    dm.sources.insert(dm.sources.end(), read.sources.begin(), read.sources.end());
     if (tl.sessions && tr.sessions && tl.sessions != tr.sessions)
       diags.note("dynamo-session-mismatch",
                  "TORCH_LOGS shows " + std::to_string(tl.sessions) + " torch.compile sessions, TORCH_TRACE " +

@@ -2,6 +2,8 @@
 // `.item()` scalar crossing into the resumed frame, and the literals derived from it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <set>
@@ -11,6 +13,8 @@
 #include "analyzer/dynamo/literals.h"
 #include "analyzer/dynamo/log_line.h"
 #include "analyzer/pipeline.h"
+#include "analyzer/report/dump_model.h"
+#include "test_util.h"
 
 using namespace ilint;
 
@@ -192,4 +196,34 @@ TEST(DynamoModel, LiteralSitesFromModelMatchFileScanner) {
     }
     EXPECT_EQ(checked, 4u) << capture;
   }
+}
+
+// At -j2 and up the Dynamo logs are read on a thread of their own while the C++ kernels are read
+// (pipeline.cpp): the Dynamo model, the compiles, the diagnostics and the findings must be what
+// one thread gives. Checked on every fixture at once (several captures, whose sessions are
+// numbered across them) and on a CPU capture whose trace is cut and whose TORCH_LOGS text holds
+// bytes that are not UTF-8.
+TEST(DynamoModel, LogsReadBesideTheCppKernelsGiveTheSameAnalysis) {
+  auto analysis = [](const std::vector<std::string>& paths, int jobs) { return ilint::testing::analysis_text(paths, jobs); };
+  std::vector<std::string> every;
+  for (auto& e : std::filesystem::directory_iterator(kFixtures))
+    if (e.is_directory()) every.push_back(e.path().string());
+  std::sort(every.begin(), every.end());
+  const std::string one = analysis(every, 1);
+  EXPECT_NE(one.find("== session 2"), std::string::npos);  // several captures' sessions
+  EXPECT_EQ(analysis(every, 2), one);
+  EXPECT_EQ(analysis(every, 3), one);
+
+  ilint::testing::TempDir tmp;
+  std::filesystem::copy(kFixtures + "/s1_cpu", tmp.path / "s1_cpu", std::filesystem::copy_options::recursive);
+  std::filesystem::path trace;
+  for (auto& e : std::filesystem::directory_iterator(tmp.path / "s1_cpu" / "trace")) trace = e.path();
+  std::string t = ilint::testing::read_all(trace);
+  ilint::testing::write_all(trace, t.substr(0, t.size() / 2));
+  std::string err = ilint::testing::read_all(tmp.path / "s1_cpu" / "stderr.txt");
+  ilint::testing::write_all(tmp.path / "s1_cpu" / "stderr.txt", err.substr(0, err.size() / 3) + "\xff\xfe\x80" + err.substr(err.size() / 3));
+  const std::string broken = analysis({(tmp.path / "s1_cpu").string()}, 1);
+  EXPECT_NE(broken.find(trace.string()), std::string::npos) << broken;  // the cut trace is reported
+  EXPECT_NE(broken.find("stderr.txt"), std::string::npos) << broken;
+  EXPECT_EQ(analysis({(tmp.path / "s1_cpu").string()}, 2), broken);
 }

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "analyzer/dynamo/dump.h"
 #include "analyzer/pipeline.h"
 #include "analyzer/report/dump_model.h"
 
@@ -51,8 +52,9 @@ inline void run_analysis(const std::vector<std::string>& paths, Analysis& a, std
   analyze(o, a);
 }
 
-// One whole analysis of `paths` at `jobs` threads as text: every compile's model (the
-// --dump-model text), every diagnostic and every finding. For comparing two ways of reading.
+// One whole analysis of `paths` at `jobs` threads as text: the files read, every compile's model
+// and the Dynamo model (the --dump-model text), every diagnostic and every finding. For comparing
+// two ways of reading.
 inline std::string analysis_text(const std::vector<std::string>& paths, int jobs) {
   AnalyzeOptions o;
   o.paths = paths;
@@ -60,8 +62,12 @@ inline std::string analysis_text(const std::vector<std::string>& paths, int jobs
   auto a = std::make_unique<Analysis>();
   analyze(o, *a);
   std::ostringstream os;
+  os << "files read " << a->files_read << "\n";
   dump_compiles(a->program, os);
-  for (auto& d : a->diags.sorted()) os << d.code << " " << d.message << " " << d.loc.file << ":" << d.loc.line << "\n";
+  dump_dynamo_model(a->program, os);
+  for (auto& d : a->diags.sorted())
+    os << diag_level_name(d.level) << " " << d.code << " " << d.message << " " << d.loc.file << ":" << d.loc.line << ":"
+       << d.loc.column << "\n";
   for (auto& f : a->findings) os << f.rule << " " << f.message << " " << f.location.line << " " << f.evidence.dump() << "\n";
   return os.str();
 }
