@@ -204,7 +204,6 @@ struct FolderInfo {
 struct DynamoLogs {
   // The inputs of one capture: its logs and its compile folders.
   struct Capture {
-    std::string root;
     std::vector<std::string> torch_logs, traces, debug_logs;
     std::vector<const CompileFiles*> folders;
   };
@@ -541,6 +540,11 @@ size_t build_dynamo_model(const IngestResult& in, DynamoLogs& logs, Program& pro
       }
     }
     session_base += sessions;
+    // What was read of this capture is in the model now: freed, so the facts of the captures
+    // already built are not held beside the model while the rest are built.
+    read.tl = LogFacts{};
+    read.tr = LogFacts{};
+    read.dl = LogFacts{};
   }
   dm.sessions = session_base;
 
