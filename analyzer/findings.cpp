@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <tuple>
 
+#include "analyzer/util/hash.h"
+
 namespace ilint {
 
 const char* severity_name(Severity s) {
@@ -23,13 +25,6 @@ std::optional<Severity> parse_severity(const std::string& s) {
 }
 
 namespace {
-uint64_t fnv1a(const std::string& s, uint64_t h = 1469598103934665603ull) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
 std::string basename_of(const std::string& p) {
   auto pos = p.find_last_of('/');
   return pos == std::string::npos ? p : p.substr(pos + 1);

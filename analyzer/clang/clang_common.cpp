@@ -27,6 +27,7 @@
 #include <optional>
 #include <tuple>
 
+#include "analyzer/util/hash.h"
 #include "analyzer/util/text.h"
 
 namespace ilint::clangx {
@@ -138,21 +139,6 @@ void make_invocation(PreparedPrelude& p) {
   p.invocation = std::shared_ptr<clang::CompilerInvocation>(std::move(ci));
 }
 
-// 64-bit FNV-1a over 8-byte words (then the tail bytes): a checksum for the PCH file, ~1
-// instruction a byte, against the ~60M instructions building the prelude costs.
-uint64_t checksum(llvm::StringRef bytes) {
-  uint64_t h = 1469598103934665603ull;
-  size_t i = 0;
-  for (; i + 8 <= bytes.size(); i += 8) {
-    uint64_t w;
-    std::memcpy(&w, bytes.data() + i, 8);
-    h = (h ^ w) * 1099511628211ull;
-    h ^= h >> 29;
-  }
-  for (; i < bytes.size(); ++i) h = (h ^ static_cast<unsigned char>(bytes[i])) * 1099511628211ull;
-  return h;
-}
-
 // What a PCH depends on: the prelude, the arguments and the Clang it was made by. Two preludes
 // or two Clangs never share a file name.
 std::string pch_key(const std::string& name, const std::string& text) {
@@ -160,7 +146,7 @@ std::string pch_key(const std::string& name, const std::string& text) {
   for (const char* a : clang_args()) all.append(a).push_back('\n');
   all += text;
   char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(checksum(all)));
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(text_hash(std::string_view(all))));
   return hex;
 }
 
@@ -169,7 +155,7 @@ std::string pch_file_name(const std::string& key) { return key + ".pch"; }
 std::string pch_header(const std::string& key, llvm::StringRef payload) {
   char h[kPchHeaderSize + 1];
   int n = std::snprintf(h, sizeof h, "%s %s %zu %016llx\n", kPchMagic, key.c_str(), payload.size(),
-                        static_cast<unsigned long long>(checksum(payload)));
+                        static_cast<unsigned long long>(text_hash(std::string_view(payload.data(), payload.size()))));
   // Longer than the header only for a payload of 100 GB or more: cut (and never matched).
   std::string header(h, n < 0 ? 0 : std::min(static_cast<size_t>(n), kPchHeaderSize));
   header.resize(kPchHeaderSize, ' ');

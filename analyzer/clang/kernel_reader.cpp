@@ -15,6 +15,7 @@
 
 #include "analyzer/clang/clang_common.h"
 #include "analyzer/clang/clang_reader.h"
+#include "analyzer/util/hash.h"
 #include "analyzer/util/text.h"
 
 namespace ilint {
@@ -848,15 +849,6 @@ bool parse_kernel_batch(const std::vector<std::pair<const std::string*, const st
 }
 
 // ------------------------------------------------------------------ cache
-
-uint64_t fnv1a(const std::string& s) {
-  uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  return h;
-}
 
 struct CacheEntry {
   std::once_flag once;

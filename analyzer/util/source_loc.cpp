@@ -8,40 +8,13 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "analyzer/util/hash.h"
+
 namespace ilint {
 
 namespace {
 
 const std::string kEmpty;
-
-// One step of the multiply-rotate hash rustc's FxHasher uses, and a finalizer that mixes into
-// the low bits the tables index by. std::hash's was a fifth of the interning time.
-constexpr uint64_t kHashMul = 0x517cc1b727220a95ull;
-uint64_t hash_step(uint64_t h, uint64_t word) { return (std::rotl(h, 5) ^ word) * kHashMul; }
-uint64_t hash_finish(uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  return h;
-}
-
-// Hash of a text, 8 bytes per step.
-uint64_t text_hash(std::string_view s) {
-  uint64_t h = s.size() * kHashMul;
-  const char* p = s.data();
-  size_t n = s.size();
-  for (; n >= 8; p += 8, n -= 8) {
-    uint64_t w;
-    std::memcpy(&w, p, 8);
-    h = hash_step(h, w);
-  }
-  if (n) {
-    uint64_t w = 0;
-    std::memcpy(&w, p, n);
-    h = hash_step(h, w);
-  }
-  return hash_finish(h);
-}
 
 // Open addressing, linear probing, power-of-two size: one probe is one cache line of (hash,
 // pointer) pairs (texts, or lists of texts), where std::unordered_map walked a node list (a
