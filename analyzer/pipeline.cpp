@@ -12,6 +12,12 @@
 
 namespace ilint {
 
+int jobs_for_input(const AnalyzeOptions& opts, size_t compiles) {
+  int most = std::max(1, opts.jobs);
+  if (!opts.fit_jobs_to_input) return most;
+  return static_cast<int>(std::clamp<size_t>(compiles / kCompilesPerThread, 1, static_cast<size_t>(most)));
+}
+
 void run_rules(const Program& program, const AnalyzeOptions& opts, std::vector<Finding>& out, DiagSink& diags) {
   register_all_rules();
   auto& reg = RuleRegistry::instance();
@@ -25,7 +31,7 @@ void run_rules(const Program& program, const AnalyzeOptions& opts, std::vector<F
   // Rules only read the model: they run side by side, each into its own list, and the lists are
   // joined in registry order, so the findings are the same at any -j.
   std::vector<std::vector<Finding>> found(ids.size());
-  parallel_for(ids.size(), opts.jobs, [&](size_t i) { reg.create(ids[i])->check(program, found[i]); });
+  parallel_for(ids.size(), jobs_for_input(opts, program.compiles.size()), [&](size_t i) { reg.create(ids[i])->check(program, found[i]); });
   for (size_t i = 0; i < ids.size(); ++i)
     for (auto& f : found[i]) {
       f.rule = ids[i];
@@ -64,11 +70,14 @@ void analyze(const AnalyzeOptions& opts, Analysis& out) {
   };
   out.program.inputs = opts.paths;
   stage("reading inputs", "ingest");
-  out.ingest = ingest_paths(opts.paths, out.diags, opts.jobs);
+  // A folder is walked before its size is known: fitted, the walk takes a second thread only
+  // once a listing has many folders waiting.
+  out.ingest = ingest_paths(opts.paths, out.diags, opts.jobs, opts.fit_jobs_to_input ? 2 * kCompilesPerThread : 0);
+  const int jobs = out.jobs_used = jobs_for_input(opts, out.ingest.compiles.size());
   stage("parsing " + std::to_string(out.ingest.compiles.size()) + " compiles", "parse compiles");
   std::vector<CppKernelJob> cpp_kernels;
   out.files_read =
-      build_compiles(out.ingest, out.program, out.diags, opts.jobs, &cpp_kernels, opts.keep_kernel_sources);
+      build_compiles(out.ingest, out.program, out.diags, jobs, &cpp_kernels, opts.keep_kernel_sources);
   stage("reading " + std::to_string(cpp_kernels.size()) + " C++ kernels", "C++ kernels");
   // The Dynamo logs need only the ingest. With two threads or more, while C++ kernels are read
   // they are read on a thread of their own: on one capture of a CPU model that stage is mostly
@@ -80,7 +89,7 @@ void analyze(const AnalyzeOptions& opts, Analysis& out) {
   bool has_logs = !out.ingest.torch_logs.empty() || !out.ingest.trace_logs.empty() || !out.ingest.dynamo_debug_logs.empty();
   if (opts.jobs >= 2 && has_logs && !cpp_kernels.empty() && cpp_kernel_reader())
     logs_read = std::async(std::launch::async, [&] { return read_dynamo_logs(out.ingest, out.diags); });
-  read_cpp_kernels(cpp_kernels, out.diags, opts.jobs);
+  read_cpp_kernels(cpp_kernels, out.diags, jobs);
   if (!opts.keep_kernel_sources)
     for (auto& c : out.program.compiles)
       for (auto& k : c.kernels) std::string().swap(k.source);

@@ -16,7 +16,11 @@ namespace ilint {
 
 struct AnalyzeOptions {
   std::vector<std::string> paths;
-  int jobs = 1;                         // threads (ingest, parsers, rules)
+  int jobs = 1;                         // threads (ingest, parsers, rules): at most this many
+  // When true, `jobs` is an upper bound and each stage takes fewer threads on a small input (the
+  // CLI's default, -j auto): below ~64 compile folders, one. On two cores a second thread costs a
+  // small capture more than it saves (docs/performance.md, session 13). False: `jobs` threads.
+  bool fit_jobs_to_input = false;
   std::vector<std::string> only_rules;  // empty: every registered rule
   std::vector<std::string> disabled_rules;
   // Kernel source texts stay in the model only when a report shows them (HTML): every rule
@@ -25,6 +29,11 @@ struct AnalyzeOptions {
   // Called as each stage starts ("reading inputs", "parsing 12 compiles", ...), for a progress line.
   std::function<void(const std::string& stage)> on_stage;
 };
+
+// The threads the stages after ingest take on an input of `compiles` compile folders: opts.jobs,
+// or with opts.fit_jobs_to_input one per kCompilesPerThread compiles (at least one, at most jobs).
+constexpr size_t kCompilesPerThread = 32;
+int jobs_for_input(const AnalyzeOptions& opts, size_t compiles);
 
 // Time spent in one stage of the pipeline (--time-report).
 struct StageTime {
@@ -39,6 +48,7 @@ struct Analysis {
   DiagSink diags;
   std::vector<Finding> findings;
   size_t files_read = 0;   // files that parsed into the model (0: nothing could be read -> exit 2)
+  int jobs_used = 1;       // threads the parallel stages after ingest took (reports written after take as many)
   std::vector<StageTime> times;
 };
 
@@ -106,7 +116,7 @@ size_t build_dynamo_model(const IngestResult& in, DynamoLogs& logs, Program& pro
 // Both steps, one after the other.
 size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& diags);
 
-// Runs the rules over the model.
+// Runs the rules over the model, side by side on jobs_for_input(opts, program.compiles.size()) threads.
 void run_rules(const Program& program, const AnalyzeOptions& opts, std::vector<Finding>& out, DiagSink& diags);
 
 // The whole flow.

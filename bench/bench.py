@@ -115,7 +115,7 @@ def bench_set(a, label, paths, files, repeat, jobs, python=True, workdir=None, e
            "output_code_bytes": sum(os.path.getsize(p) for p in files if p.endswith("/output_code.py"))}
     row["cat"] = median_of(["xargs", "-0", "-a", listing, "cat"], repeat)
     for j in jobs:
-        row["lint_j%d" % j] = median_of([a.bin, *paths, "--format", "json", "-o", "/dev/null", "-j%d" % j,
+        row["lint_j%s" % j] = median_of([a.bin, *paths, "--format", "json", "-o", "/dev/null", "-j%s" % j,
                                          "--fail-on", "never"], repeat)
     for name, b in extra_bins:
         row[name] = median_of([b, *paths, "--format", "json", "-o", "/dev/null", "-j1", "--fail-on", "never"], repeat)
@@ -134,15 +134,15 @@ def fmt_bytes(n):
 
 
 def table(rows, jobs):
-    j1 = "lint_j%d" % jobs[0]
-    out = ["| input | files read | bytes read | lint -j%d wall (cpu) | %s | python ast wall (cpu) | cat wall (cpu) "
+    j1 = "lint_j%s" % jobs[0]
+    out = ["| input | files read | bytes read | lint -j%s wall (cpu) | %s | python ast wall (cpu) | cat wall (cpu) "
            "| lint / python wall (cpu) | lint / cat wall (cpu) | peak RSS | RSS / bytes |" %
-           (jobs[0], " | ".join("lint -j%d wall (-j%d / -j%d)" % (j, jobs[0], j) for j in jobs[1:]) or "-"),
+           (jobs[0], " | ".join("lint -j%s wall (-j%s / -j%s)" % (j, jobs[0], j) for j in jobs[1:]) or "-"),
            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         L, C = r[j1], r["cat"]
         P = r.get("python")
-        others = " | ".join("%.2f s (x%.2f)" % (r["lint_j%d" % j]["wall"], L["wall"] / r["lint_j%d" % j]["wall"])
+        others = " | ".join("%.2f s (x%.2f)" % (r["lint_j%s" % j]["wall"], L["wall"] / r["lint_j%s" % j]["wall"])
                             for j in jobs[1:]) or "-"
         out.append("| %s | %d | %s | %.2f s (%.2f s) | %s | %s | %.2f s (%.2f s) | %s | %.1fx (%.1fx) | %s | %.2fx |" % (
             r["label"], r["files"], fmt_bytes(r["bytes"]), L["wall"], L["cpu"], others,
@@ -161,7 +161,7 @@ def main():
     ap.add_argument("--kernels", type=int, default=100000, help="kernels in the largest corpus")
     ap.add_argument("--repeat", type=int, default=3, help="runs per measurement on fixtures (median)")
     ap.add_argument("--corpus-repeat", type=int, default=1, help="runs per measurement on the corpus (median)")
-    ap.add_argument("--jobs", default="1,2", help="-j values to run (first one is the reference)")
+    ap.add_argument("--jobs", default="1,2", help="-j values to run, numbers or auto (first one is the reference)")
     ap.add_argument("--skip-fixtures", action="store_true")
     ap.add_argument("--skip-varied", action="store_true", help="skip the varied corpus (with C++ kernels)")
     ap.add_argument("--skip-identical", action="store_true")
@@ -173,13 +173,13 @@ def main():
     if a.render:
         with open(a.render) as f:
             d = json.load(f)
-        report(d["fixtures"], d["corpus"], d["corpus_info"], [int(j) for j in a.jobs.split(",")],
+        report(d["fixtures"], d["corpus"], d["corpus_info"], [j.strip() for j in a.jobs.split(",")],
                d.get("repeat", a.repeat), d.get("corpus_repeat", a.corpus_repeat), d.get("baseline"), d.get("bin"))
         for mode, text in d.get("stage_times", {}).items():
             print("\n--time-report, full %s corpus, -j1:\n\n```\n%s```" % (mode, text))
         return
     a.bin = os.path.abspath(a.bin)
-    jobs = [int(j) for j in a.jobs.split(",")]
+    jobs = [j.strip() for j in a.jobs.split(",")]
     extra = [("baseline_j1", os.path.abspath(a.baseline_bin))] if a.baseline_bin else []
     os.makedirs(a.work, exist_ok=True)
     scratch = tempfile.mkdtemp(dir=a.work)
@@ -261,22 +261,22 @@ def report(fixture_rows, corpus_rows, corpus_info, jobs, repeat, corpus_repeat, 
         print(table(corpus_rows, jobs))
         print()
         v = [r for r in corpus_rows if r["label"].startswith("corpus varied")]
-        j1 = "lint_j%d" % jobs[0]
+        j1 = "lint_j%s" % jobs[0]
         if len(v) >= 2:
-            print("Scaling (varied corpus, lint -j%d, CPU time): " % jobs[0] + ", ".join(
+            print("Scaling (varied corpus, lint -j%s, CPU time): " % jobs[0] + ", ".join(
                 "%s -> %.1f s/GB, %.0f us/kernel" % (fmt_bytes(r["bytes"]), r[j1]["cpu"] / (r["bytes"] / 1e9),
                                                     r[j1]["cpu"] * 1e6 / r["kernels"]) for r in v))
         # Where the CPU time is spent in the kernel: on a virtual machine, file opens and page faults
         # can cost as much as the parsing (docs/performance.md, session 8).
         if all("sys" in r[j1] for r in corpus_rows):
             print("\nSystem time and minor page faults (same runs):\n")
-            print("| input | " + " | ".join("lint -j%d sys (faults)" % j for j in jobs) +
+            print("| input | " + " | ".join("lint -j%s sys (faults)" % j for j in jobs) +
                   " | python sys | cat sys |")
             print("|---|" + "---:|" * (len(jobs) + 2))
             for r in corpus_rows:
                 P = r.get("python")
                 print("| %s | %s | %s | %.2f s |" % (
-                    r["label"], " | ".join("%.2f s (%dk)" % (r["lint_j%d" % j]["sys"], r["lint_j%d" % j]["minflt"] / 1000)
+                    r["label"], " | ".join("%.2f s (%dk)" % (r["lint_j%s" % j]["sys"], r["lint_j%s" % j]["minflt"] / 1000)
                                            for j in jobs),
                     "%.2f s" % P["sys"] if P else "-", r["cat"]["sys"]))
         if baseline_bin and v and "baseline_j1" in v[0]:

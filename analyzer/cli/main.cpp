@@ -49,7 +49,8 @@ options:
   --format FORMAT         text|json|sarif|html (default text); html is one
                           self-contained page, sarif is SARIF 2.1.0 (docs/sarif.md)
   -o, --output FILE       write the report to FILE instead of stdout
-  -j, --jobs N            parser threads (default: number of cores)
+  -j, --jobs N|auto       threads: N exactly, or auto (the default): as many as
+                          the cores, one on an input of few compiles
   --rule ID               run only this rule (repeatable)
   --disable ID            do not run this rule (repeatable)
   --fail-on LEVEL         error|warning|note|never: exit 1 when a finding is at or
@@ -102,6 +103,22 @@ bool parse_args(int argc, char** argv, CliOptions& o, int& rc) {
   if (!args.empty() && (args[0] == "check" || args[0] == "rules" || args[0] == "confirm")) o.command = args[i++];
   unsigned hw = std::thread::hardware_concurrency();
   o.analyze.jobs = hw ? static_cast<int>(hw) : 1;
+  o.analyze.fit_jobs_to_input = true;
+  auto set_jobs = [&](const std::string& v) {
+    if (v == "auto") {
+      o.analyze.jobs = hw ? static_cast<int>(hw) : 1;
+      o.analyze.fit_jobs_to_input = true;
+      return true;
+    }
+    try {
+      o.analyze.jobs = std::max(1, std::min(256, std::stoi(v)));
+    } catch (...) {
+      rc = usage_error("-j needs a number or auto");
+      return false;
+    }
+    o.analyze.fit_jobs_to_input = false;
+    return true;
+  };
   for (; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](std::string& out) {
@@ -122,20 +139,9 @@ bool parse_args(int argc, char** argv, CliOptions& o, int& rc) {
     } else if (a == "-o" || a == "--output") {
       if (!value(o.output)) return false;
     } else if (a == "-j" || a == "--jobs") {
-      if (!value(v)) return false;
-      try {
-        o.analyze.jobs = std::max(1, std::min(256, std::stoi(v)));
-      } catch (...) {
-        rc = usage_error("-j needs a number");
-        return false;
-      }
+      if (!value(v) || !set_jobs(v)) return false;
     } else if (a.rfind("-j", 0) == 0 && a.size() > 2) {
-      try {
-        o.analyze.jobs = std::max(1, std::min(256, std::stoi(a.substr(2))));
-      } catch (...) {
-        rc = usage_error("-j needs a number");
-        return false;
-      }
+      if (!set_jobs(a.substr(2))) return false;
     } else if (a == "--rule") {
       if (!value(v)) return false;
       o.analyze.only_rules.push_back(v);
@@ -334,7 +340,7 @@ int main(int argc, char** argv) {
     ilint::dump_compiles(a.program, *out);
     ilint::dump_dynamo_model(a.program, *out);
   } else if (o.format == "json") {
-    ilint::write_json(a, *out, o.analyze.jobs);
+    ilint::write_json(a, *out, a.jobs_used);
   } else if (o.format == "sarif") {
     ilint::SarifOptions so;
     so.suppressed = &suppressed;

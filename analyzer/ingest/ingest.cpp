@@ -112,6 +112,10 @@ class FolderQueue {
     ++busy_;
     return true;
   }
+  size_t waiting() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return todo_.size();
+  }
   void done() {
     bool over;
     {
@@ -317,24 +321,43 @@ void merge_walker(Walker& into, Walker& from) {
     for (auto& f : *list) into.add_unique(*to, f);
 }
 
-// Walks one given folder on `threads` threads. Listing folders is most of ingest's time
+// Walks one given folder on up to `threads` threads. Listing folders is most of ingest's time
 // (getdents and a stat per compile folder); what each thread finds is merged into `into` in
 // thread order, which cannot change the result: within one folder tree no file is found twice.
-void walk_folder(const std::string& root, int threads, Walker& into) {
+// With `folders_per_thread` > 0 the calling thread walks alone until that many folders wait to be
+// listed, and a further thread joins at each further multiple: a debug dir of a few compiles is
+// walked on one thread, since a second one costs more than it saves there (docs/performance.md,
+// session 13).
+int walk_folder(const std::string& root, int threads, size_t folders_per_thread, Walker& into) {
   FolderQueue queue;
   queue.push(root, 0);
   std::vector<std::unique_ptr<Walker>> walkers;
   for (int t = 0; t < threads; ++t) walkers.push_back(std::make_unique<Walker>(into.diags));
   std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back([&, t] { walkers[t]->walk(queue); });
-  walkers[0]->walk(queue);
+  auto start_helpers = [&](size_t waiting) {
+    while (static_cast<int>(pool.size()) + 1 < threads &&
+           (folders_per_thread == 0 || waiting >= folders_per_thread * (pool.size() + 1))) {
+      int t = static_cast<int>(pool.size()) + 1;
+      pool.emplace_back([&, t] { walkers[t]->walk(queue); });
+    }
+  };
+  start_helpers(1);
+  std::string dir;
+  int depth = 0;
+  while (queue.pop(dir, depth)) {
+    walkers[0]->list_folder(dir, depth, queue);
+    queue.done();
+    if (static_cast<int>(pool.size()) + 1 < threads) start_helpers(queue.waiting());
+  }
   for (auto& t : pool) t.join();
   for (auto& w : walkers) merge_walker(into, *w);
+  return static_cast<int>(pool.size()) + 1;
 }
 
 }  // namespace
 
-IngestResult ingest_paths(const std::vector<std::string>& paths, DiagSink& diags, int jobs) {
+IngestResult ingest_paths(const std::vector<std::string>& paths, DiagSink& diags, int jobs,
+                          size_t folders_per_thread) {
   Walker w(diags);
   // The paths in the order given: a file named twice keeps what the first naming made of it.
   for (const auto& p : paths) {
@@ -346,7 +369,8 @@ IngestResult ingest_paths(const std::vector<std::string>& paths, DiagSink& diags
       continue;
     }
     if (fs::is_directory(st)) {
-      walk_folder(p, std::max(1, jobs), w);
+      int threads = walk_folder(p, std::max(1, jobs), folders_per_thread, w);
+      w.out.walk_threads = std::max(w.out.walk_threads, threads);
     } else if (fs::is_regular_file(st)) {
       w.classify_file(p, true);
     } else {

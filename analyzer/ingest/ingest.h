@@ -17,12 +17,15 @@ struct IngestResult {
   std::vector<std::string> torch_logs;         // TORCH_LOGS text (the capture's stderr.txt, *.log given directly)
   std::vector<std::string> capture_stdout;     // stdout.txt of a capture (what the run measured)
   std::vector<std::string> user_sources;       // the captured program (*.py beside the capture), if any
+  int walk_threads = 0;  // the most threads a folder's walk took (0: no folder given)
 };
 
 // Walks each path (a file or a folder, at any depth). Symlinks are not followed into folders, so
 // a symlink loop cannot hang the walk. Folders are listed on up to `jobs` threads; results are
-// sorted, so they are the same at any `jobs`.
-IngestResult ingest_paths(const std::vector<std::string>& paths, DiagSink& diags, int jobs = 1);
+// sorted, so they are the same at any `jobs`. With `folders_per_thread` > 0 a folder is walked on
+// one thread until that many folders wait to be listed (a further thread at each multiple).
+IngestResult ingest_paths(const std::vector<std::string>& paths, DiagSink& diags, int jobs = 1,
+                          size_t folders_per_thread = 0);
 
 // Splits "model__0_forward_1.0" into its parts; false when the name is not of that form.
 bool parse_compile_dir_name(const std::string& name, int& model_index, std::string& kind, std::string& trailing);

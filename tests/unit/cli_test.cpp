@@ -74,6 +74,14 @@ TEST(Cli, OutputIsDeterministicAcrossJobCounts) {
   run_binary(std::string(ILINT_FIXTURES_DIR) + " --format json -j 4", &b);
   EXPECT_FALSE(a.empty());
   EXPECT_EQ(a, b);
+  std::string fitted, by_default;
+  run_binary(std::string(ILINT_FIXTURES_DIR) + " --format json -j auto", &fitted);
+  run_binary(std::string(ILINT_FIXTURES_DIR) + " --format json", &by_default);
+  EXPECT_EQ(fitted, a);
+  EXPECT_EQ(by_default, a);
+  std::string err;
+  EXPECT_EQ(run_command(std::string(ILINT_BINARY) + " " + fixture("s2_cuda") + " -j many 2>&1", &err), 2);
+  EXPECT_NE(err.find("-j needs a number or auto"), std::string::npos) << err;
 }
 
 TEST(Cli, RulesSubcommandListsRules) {

@@ -65,6 +65,34 @@ TEST(Ingest, SameFilesAtAnyNumberOfThreads) {
   }
 }
 
+TEST(Ingest, AWalkTakesMoreThreadsOnlyWhenFoldersWait) {
+  // With folders_per_thread, the walk starts on one thread and a further one joins at each
+  // multiple of folders waiting to be listed: the same files either way.
+  TempDir t;
+  for (int copy = 0; copy < 3; ++copy)
+    for (const char* name : {"s2_cuda", "clean_compiled_adam"}) {
+      fs::path to = t.path / ("run" + std::to_string(copy)) / name;
+      fs::create_directories(to);
+      fs::copy(fixture(name), to, fs::copy_options::recursive);
+    }
+  DiagSink d;
+  IngestResult all = ingest_paths({t.path.string()}, d, 3);
+  EXPECT_EQ(all.walk_threads, 3);
+  const std::string expected = describe(all);
+  ASSERT_NE(expected.find("compile "), std::string::npos);
+  // The top folder lists three run folders at once: few, against 1000 a thread.
+  IngestResult lazy = ingest_paths({t.path.string()}, d, 3, 1000);
+  EXPECT_EQ(lazy.walk_threads, 1);
+  EXPECT_EQ(describe(lazy), expected);
+  // Two a thread: the first listing leaves three waiting, enough for one more thread; the
+  // third joins when four wait, which the depth-first walk reaches inside a capture.
+  IngestResult eager = ingest_paths({t.path.string()}, d, 3, 2);
+  EXPECT_GE(eager.walk_threads, 2);
+  EXPECT_EQ(describe(eager), expected);
+  // A file given alone is no walk.
+  EXPECT_EQ(ingest_paths({fixture("s2_cuda") + "/stdout.txt"}, d, 3, 1).walk_threads, 0);
+}
+
 TEST(Ingest, AFileNamedTwiceKeepsItsFirstNaming) {
   // A capture's stdout.txt found in its folder is what the run printed; named on the command
   // line it is read as a TORCH_LOGS text. Whichever comes first decides, at any thread count.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analyzer/util/parallel.h"
+#include "test_util.h"
 
 using ilint::parallel_for;
 
@@ -34,4 +35,41 @@ TEST(ParallelFor, AnItemsExceptionReachesTheCaller) {
     // they hold or take more before the stop is seen: no bound to check there.
     if (jobs == 1) EXPECT_EQ(ran.load(), 18u);
   }
+}
+
+// -j auto: the threads follow the input's compile folders, never above the cores.
+TEST(FittedJobs, OneThreadUnderSixtyFourCompiles) {
+  ilint::AnalyzeOptions o;
+  o.jobs = 4;
+  EXPECT_EQ(ilint::jobs_for_input(o, 1), 4);  // not fitted: what -j said
+  o.fit_jobs_to_input = true;
+  EXPECT_EQ(ilint::jobs_for_input(o, 0), 1);
+  EXPECT_EQ(ilint::jobs_for_input(o, 63), 1);
+  EXPECT_EQ(ilint::jobs_for_input(o, 64), 2);
+  EXPECT_EQ(ilint::jobs_for_input(o, 100), 3);
+  EXPECT_EQ(ilint::jobs_for_input(o, 100000), 4);
+  o.jobs = 0;
+  EXPECT_EQ(ilint::jobs_for_input(o, 100000), 1);
+}
+
+TEST(FittedJobs, SameAnalysisAsOneThread) {
+  // One capture takes one thread; every fixture at once (~90 compile folders) takes two of four.
+  auto jobs_used = [](const std::vector<std::string>& paths) {
+    ilint::AnalyzeOptions o;
+    o.paths = paths;
+    o.jobs = 4;
+    o.fit_jobs_to_input = true;
+    auto a = std::make_unique<ilint::Analysis>();
+    ilint::analyze(o, *a);
+    return a->jobs_used;
+  };
+  EXPECT_EQ(jobs_used({ilint::testing::fixture("s1_cuda")}), 1);
+  std::vector<std::string> every;
+  for (auto& e : std::filesystem::directory_iterator(ILINT_FIXTURES_DIR))
+    if (e.is_directory()) every.push_back(e.path().string());
+  std::sort(every.begin(), every.end());
+  EXPECT_EQ(jobs_used(every), 2);
+  const std::string one = ilint::testing::analysis_text(every, 1);
+  EXPECT_NE(one.find("cpp_fused"), std::string::npos);
+  EXPECT_EQ(ilint::testing::analysis_text(every, 4, true), one);
 }

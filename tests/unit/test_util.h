@@ -54,11 +54,12 @@ inline void run_analysis(const std::vector<std::string>& paths, Analysis& a, std
 
 // One whole analysis of `paths` at `jobs` threads as text: the files read, every compile's model
 // and the Dynamo model (the --dump-model text), every diagnostic and every finding. For comparing
-// two ways of reading.
-inline std::string analysis_text(const std::vector<std::string>& paths, int jobs) {
+// two ways of reading. `fit`: `jobs` is an upper bound (-j auto).
+inline std::string analysis_text(const std::vector<std::string>& paths, int jobs, bool fit = false) {
   AnalyzeOptions o;
   o.paths = paths;
   o.jobs = jobs;
+  o.fit_jobs_to_input = fit;
   auto a = std::make_unique<Analysis>();
   analyze(o, *a);
   std::ostringstream os;
