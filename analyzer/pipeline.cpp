@@ -18,7 +18,8 @@ int jobs_for_input(const AnalyzeOptions& opts, size_t compiles) {
   return static_cast<int>(std::clamp<size_t>(compiles / kCompilesPerThread, 1, static_cast<size_t>(most)));
 }
 
-void run_rules(const Program& program, const AnalyzeOptions& opts, std::vector<Finding>& out, DiagSink& diags) {
+void run_rules(const Program& program, const AnalyzeOptions& opts, std::vector<Finding>& out, DiagSink& diags,
+               int jobs) {
   register_all_rules();
   auto& reg = RuleRegistry::instance();
   std::set<std::string> only(opts.only_rules.begin(), opts.only_rules.end());
@@ -31,7 +32,8 @@ void run_rules(const Program& program, const AnalyzeOptions& opts, std::vector<F
   // Rules only read the model: they run side by side, each into its own list, and the lists are
   // joined in registry order, so the findings are the same at any -j.
   std::vector<std::vector<Finding>> found(ids.size());
-  parallel_for(ids.size(), jobs_for_input(opts, program.compiles.size()), [&](size_t i) { reg.create(ids[i])->check(program, found[i]); });
+  if (jobs <= 0) jobs = jobs_for_input(opts, program.compiles.size());
+  parallel_for(ids.size(), jobs, [&](size_t i) { reg.create(ids[i])->check(program, found[i]); });
   for (size_t i = 0; i < ids.size(); ++i)
     for (auto& f : found[i]) {
       f.rule = ids[i];
@@ -97,7 +99,7 @@ void analyze(const AnalyzeOptions& opts, Analysis& out) {
   std::shared_ptr<DynamoLogs> logs = logs_read.valid() ? logs_read.get() : read_dynamo_logs(out.ingest, out.diags);
   out.files_read += build_dynamo_model(out.ingest, *logs, out.program, out.diags);
   stage("running rules", "rules");
-  run_rules(out.program, opts, out.findings, out.diags);
+  run_rules(out.program, opts, out.findings, out.diags, jobs);
   stage("", "");
 }
 

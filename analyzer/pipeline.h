@@ -116,8 +116,10 @@ size_t build_dynamo_model(const IngestResult& in, DynamoLogs& logs, Program& pro
 // Both steps, one after the other.
 size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& diags);
 
-// Runs the rules over the model, side by side on jobs_for_input(opts, program.compiles.size()) threads.
-void run_rules(const Program& program, const AnalyzeOptions& opts, std::vector<Finding>& out, DiagSink& diags);
+// Runs the rules over the model, side by side on `jobs` threads (0: jobs_for_input(opts, the
+// program's compiles); analyze() passes the count its other stages took).
+void run_rules(const Program& program, const AnalyzeOptions& opts, std::vector<Finding>& out, DiagSink& diags,
+               int jobs = 0);
 
 // The whole flow.
 void analyze(const AnalyzeOptions& opts, Analysis& out);
