@@ -102,11 +102,13 @@ bool parse_args(int argc, char** argv, CliOptions& o, int& rc) {
   size_t i = 0;
   if (!args.empty() && (args[0] == "check" || args[0] == "rules" || args[0] == "confirm")) o.command = args[i++];
   unsigned hw = std::thread::hardware_concurrency();
-  o.analyze.jobs = hw ? static_cast<int>(hw) : 1;
+  const int cores = hw ? static_cast<int>(hw) : 1;
+  // -j auto unless -j says otherwise.
+  o.analyze.jobs = cores;
   o.analyze.fit_jobs_to_input = true;
   auto set_jobs = [&](const std::string& v) {
     if (v == "auto") {
-      o.analyze.jobs = hw ? static_cast<int>(hw) : 1;
+      o.analyze.jobs = cores;
       o.analyze.fit_jobs_to_input = true;
       return true;
     }

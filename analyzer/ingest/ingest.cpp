@@ -253,12 +253,15 @@ struct Walker {
     ::closedir(d);
   }
 
-  void walk(FolderQueue& queue) {
+  // Lists folders until the walk is over; after_each() runs after each folder is listed.
+  template <class AfterEach>
+  void walk(FolderQueue& queue, AfterEach after_each) {
     std::string dir;
     int depth = 0;
     while (queue.pop(dir, depth)) {
       list_folder(dir, depth, queue);
       queue.done();
+      after_each();
     }
   }
 };
@@ -334,21 +337,19 @@ int walk_folder(const std::string& root, int threads, size_t folders_per_thread,
   std::vector<std::unique_ptr<Walker>> walkers;
   for (int t = 0; t < threads; ++t) walkers.push_back(std::make_unique<Walker>(into.diags));
   std::vector<std::thread> pool;
+  auto all_started = [&] { return static_cast<int>(pool.size()) + 1 >= threads; };
   auto start_helpers = [&](size_t waiting) {
-    while (static_cast<int>(pool.size()) + 1 < threads &&
-           (folders_per_thread == 0 || waiting >= folders_per_thread * (pool.size() + 1))) {
+    while (!all_started() && (folders_per_thread == 0 || waiting >= folders_per_thread * (pool.size() + 1))) {
       int t = static_cast<int>(pool.size()) + 1;
-      pool.emplace_back([&, t] { walkers[t]->walk(queue); });
+      pool.emplace_back([&, t] { walkers[t]->walk(queue, [] {}); });
     }
   };
   start_helpers(1);
-  std::string dir;
-  int depth = 0;
-  while (queue.pop(dir, depth)) {
-    walkers[0]->list_folder(dir, depth, queue);
-    queue.done();
-    if (static_cast<int>(pool.size()) + 1 < threads) start_helpers(queue.waiting());
-  }
+  // Only this thread starts helpers; the queue's lock is taken for its count only while some
+  // are still to start.
+  walkers[0]->walk(queue, [&] {
+    if (!all_started()) start_helpers(queue.waiting());
+  });
   for (auto& t : pool) t.join();
   for (auto& w : walkers) merge_walker(into, *w);
   return static_cast<int>(pool.size()) + 1;
