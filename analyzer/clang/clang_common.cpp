@@ -27,6 +27,7 @@
 #include <optional>
 #include <tuple>
 
+#include "analyzer/parse/cpp_limits.h"
 #include "analyzer/util/hash.h"
 #include "analyzer/util/text.h"
 
@@ -484,6 +485,19 @@ ParsedUnit parse_with(const PreparedPrelude& prep, const std::string& code, cons
 
 ParsedUnit parse_cpp(const std::string& code, const std::string& prelude_name, const std::string& prelude_text,
                      const std::string& extra_decls, SkipBody skip_body) {
+  // Checked before Clang sees the text: past these limits Clang can crash or run without end.
+  for (const std::string* text : {&extra_decls, &code}) {
+    if (text->empty()) continue;
+    if (std::optional<CppLimitBreach> breach = check_cpp_limits(*text)) {
+      ParsedUnit refused;
+      ClangError e;
+      e.line = text == &code ? breach->line : 0;
+      e.not_given = true;
+      e.message = breach->message;
+      refused.errors.push_back(std::move(e));
+      return refused;
+    }
+  }
   return parse_with(prepared(prelude_name, prelude_text), code, extra_decls, std::move(skip_body));
 }
 

@@ -25,12 +25,14 @@ class NamespaceDecl;
 namespace ilint::clangx {
 
 // One error Clang reported. `line` is a line of the parsed source (0 when it has none);
-// `in_prelude` is set when the error lies in one of our mapped headers.
+// `in_prelude` is set when the error lies in one of our mapped headers. `not_given` is set when
+// the code was not handed to Clang at all, past a limit of analyzer/parse/cpp_limits.h.
 struct ClangError {
   int line = 0;
   int column = 0;
   bool in_prelude = false;
   std::string message;
+  bool not_given = false;
 };
 
 // One parsed translation unit. The AST lives as long as this object; `ctx` is null when Clang
@@ -59,6 +61,9 @@ class ParsedUnit {
 // precompiled preamble built in memory on first use (clang::PrecompiledPreamble, as clangd
 // does; ~60M instructions a prelude, a third to a half of analysing one small capture). Same
 // AST either way. A parse writes nothing to disk. Thread-safe.
+//
+// Code past the limits of cpp_limits.h (nesting that could overflow Clang's stack, macros that
+// could expand without bound) is not parsed: the unit has no AST and one error, `not_given`.
 //
 // `skip_body`, when set, is asked for each function definition: a function it answers true for
 // is parsed without its body (clang's -fskip-function-bodies, per function), its body left for

@@ -16,6 +16,7 @@
 #include "analyzer/clang/clang_common.h"
 #include "analyzer/clang/clang_reader.h"
 #include "analyzer/util/hash.h"
+#include "analyzer/util/parallel.h"
 #include "analyzer/util/text.h"
 
 namespace ilint {
@@ -946,7 +947,8 @@ void apply(Kernel& k, const ParsedKernel& pk, const FilePath& file_in, DiagSink&
   size_t shown = 0;
   for (const auto& e : pk.errors) {
     std::string where = e.in_prelude ? " (in inductor-lint's prelude line " + std::to_string(e.line) + ")" : "";
-    std::string msg = "C++ kernel " + k.name + " does not parse with Clang: " + e.message + where;
+    std::string msg = "C++ kernel " + k.name + (e.not_given ? " not read by Clang: " : " does not parse with Clang: ") +
+                      e.message + where;
     k.parse_errors.push_back(msg);
     if (shown++ < 5) {
       SourceLoc loc = e.in_prelude || e.line <= 0 ? move(SourceLoc{}) : move(SourceLoc{"", e.line, e.column});
@@ -1040,8 +1042,9 @@ void read_cpp_kernels_clang(const std::vector<CppKernelJob>& jobs_in, DiagSink& 
       for (size_t i : item) parsed_for(jobs_in[i].kernel->source, jobs_in[i].kernel->name, false);
     }
   };
-  std::vector<std::thread> pool;
+  std::vector<WorkerThread> pool;  // Clang needs the stack (parallel.h)
   int spawn = std::min<int>(n_threads, static_cast<int>(items.size()));
+  pool.reserve(static_cast<size_t>(std::max(spawn, 0)));
   for (int t = 1; t < spawn; ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();

@@ -786,7 +786,8 @@ bool read_cpp_wrapper_clang(Compile& c, const std::string& source, int first_lin
       if (shown++ >= 5) break;
       SourceLoc l{file, e.line > 0 && !e.in_prelude ? first_line + e.line - 1 : first_line, e.column};
       diags.warning("cpp-wrapper-parse",
-                    "C++ wrapper of " + c.id + " does not parse with Clang: " + e.message +
+                    "C++ wrapper of " + c.id + (e.not_given ? " not read by Clang: " : " does not parse with Clang: ") +
+                        e.message +
                         (e.in_prelude ? " (in inductor-lint's wrapper prelude)" : ""),
                     l);
     }

@@ -2,15 +2,64 @@
 // hold back the others' share. Callers write each result into its own slot, so the output does
 // not depend on which thread ran what.
 #pragma once
+#include <pthread.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <exception>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace ilint {
+
+// The stack of the analyzer's worker threads. std::thread takes the platform's default, which on
+// glibc follows `ulimit -s` (8 MB here) and is 2 MB under `ulimit -s unlimited`; Clang, reading
+// code at the nesting limit of analyzer/parse/cpp_limits.h, needs ~3 MB (more under ASan). Only
+// the pages a thread touches are committed.
+inline constexpr size_t kWorkerStackBytes = size_t{64} << 20;
+
+// A thread with a kWorkerStackBytes stack (the platform's default if that cannot be had), joined
+// by join() or at destruction.
+class WorkerThread {
+ public:
+  explicit WorkerThread(std::function<void()> f) {
+    auto* task = new std::function<void()>(std::move(f));
+    pthread_attr_t attr;
+    bool sized = pthread_attr_init(&attr) == 0;
+    if (sized) sized = pthread_attr_setstacksize(&attr, kWorkerStackBytes) == 0;
+    int rc = pthread_create(&id_, sized ? &attr : nullptr, &WorkerThread::run, task);
+    if (rc != 0 && sized) rc = pthread_create(&id_, nullptr, &WorkerThread::run, task);
+    if (sized) pthread_attr_destroy(&attr);
+    if (rc != 0) {  // no thread at all: run it here, as a pool of one would
+      std::unique_ptr<std::function<void()>> own(task);
+      (*own)();
+      return;
+    }
+    running_ = true;
+  }
+  WorkerThread(WorkerThread&& o) noexcept : id_(o.id_), running_(std::exchange(o.running_, false)) {}
+  WorkerThread& operator=(WorkerThread&&) = delete;
+  WorkerThread(const WorkerThread&) = delete;
+  ~WorkerThread() { join(); }
+  void join() {
+    if (running_) pthread_join(id_, nullptr);
+    running_ = false;
+  }
+
+ private:
+  static void* run(void* p) {
+    std::unique_ptr<std::function<void()>> task(static_cast<std::function<void()>*>(p));
+    (*task)();
+    return nullptr;
+  }
+  pthread_t id_{};
+  bool running_ = false;
+};
 
 // Calls f(i) for every i in [0, n) on up to `jobs` threads (the calling thread among them). An
 // exception from any f(i) stops the handing out of further indexes and is rethrown here, on the
@@ -33,7 +82,8 @@ void parallel_for(size_t n, int jobs, F&& f) {
     }
   };
   int threads = std::max(1, static_cast<int>(std::min<size_t>(static_cast<size_t>(std::max(jobs, 1)), n)));
-  std::vector<std::thread> pool;
+  std::vector<WorkerThread> pool;
+  pool.reserve(static_cast<size_t>(threads));
   for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();

@@ -11,6 +11,7 @@ not committed). One folder per target under OUT:
                     made from the nodes of each fx_graph_readable.py, plus the provenance JSON files
   fuzz_cpp_kernel   every C++ kernel source (cpp_pybinding), and pairs of them joined by a form feed
   fuzz_cpp_wrapper  every C++ wrapper source (cpp_wrapper_src)
+  fuzz_cpp_limits   every C++ kernel and wrapper source (the scan before Clang, cpp_limits.h)
   fuzz_dynamo_lines / fuzz_dynamo_logs
                     TORCH_LOGS text (stderr.txt), torchdynamo/debug.log and TORCH_TRACE logs, cut at
                     line boundaries into pieces of about 8 KB (the first 8 pieces of each file)
@@ -103,10 +104,12 @@ def main():
                 cpp = CPP_SRC.findall(text)
                 for src in cpp:
                     put(out, "fuzz_cpp_kernel", src)
+                    put(out, "fuzz_cpp_limits", src)
                 if len(cpp) >= 2:  # two kernels in one input: the batch path
                     put(out, "fuzz_cpp_kernel", cpp[0] + "\f" + cpp[1])
                 for src in CPP_WRAPPER_SRC.findall(text):
                     put(out, "fuzz_cpp_wrapper", src)
+                    put(out, "fuzz_cpp_limits", src)
                 block = [l for l in text.splitlines() if l.startswith("#   %") or l.startswith("# Graph fragment")]
                 if block:
                     put(out, "fuzz_fx_text", "\n".join(block) + "\n")

@@ -1,0 +1,250 @@
+// The limits on C++ text given to Clang (analyzer/parse/cpp_limits.h): every C++ kernel and
+// wrapper torch.compile wrote for the fixtures is far inside them, and code past them (deep
+// operator chains, nested statements, macro bombs) is refused before Clang can crash or hang on
+// it, with a diagnostic naming the line, while the rest of the capture is still analysed.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <functional>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "analyzer/clang/clang_reader.h"
+#include "analyzer/parse/cpp_limits.h"
+#include "test_util.h"
+
+using namespace ilint;
+using namespace ilint::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string repeat(const std::string& s, int n) {
+  std::string out;
+  out.reserve(s.size() * static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) out += s;
+  return out;
+}
+
+// A kernel body around `stmt`, on line 4.
+std::string kernel_with(const std::string& stmt) {
+  return "#include <torch/csrc/inductor/cpp_prefix.h>\n"
+         "extern \"C\" void kernel(const float* in_ptr0, float* out_ptr0)\n"
+         "{\n" +
+         stmt + "\n}\n";
+}
+
+struct Shape {
+  const char* what;
+  std::function<std::string(int)> stmt;  // the statement with `k` levels
+};
+
+// The shapes Clang recurses on.
+std::vector<Shape> deep_shapes() {
+  return {
+      {"unary ~", [](int k) { return "auto t = " + repeat("~", k) + "1;"; }},
+      {"unary -", [](int k) { return "auto t = " + repeat("- ", k) + "1;"; }},
+      {"not", [](int k) { return "auto t = " + repeat("!", k) + "in_ptr0[0];"; }},
+      {"deref", [](int k) { return "auto t = " + repeat("*", k) + "in_ptr0;"; }},
+      {"a + a", [](int k) { return "auto t = in_ptr0[0]" + repeat(" + in_ptr0[0]", k) + ";"; }},
+      {"comma operator", [](int k) { return "auto t = (in_ptr0[0]" + repeat(", in_ptr0[0]", k) + ");"; }},
+      {"assignments", [](int k) { return "float a; a" + repeat(" = a", k) + ";"; }},
+      {"ternary", [](int k) { return "auto t = in_ptr0[0]" + repeat(" ? 1.f : in_ptr0[0]", k) + ";"; }},
+      {"calls", [](int k) { return "auto t = in_ptr0" + repeat("[0]", k) + ";"; }},
+      {"nested if", [](int k) { return repeat("if (in_ptr0[0]) ", k) + "out_ptr0[0] = 1;"; }},
+      {"else if chain", [](int k) { return "if (in_ptr0[0]) out_ptr0[0] = 0;" + repeat("\nelse if (in_ptr0[0]) out_ptr0[0] = 1;", k); }},
+      {"else if chain with braces", [](int k) { return "if (in_ptr0[0]) { out_ptr0[0] = 0; }" + repeat(" else if (in_ptr0[0]) { out_ptr0[0] = 1; }", k); }},
+      {"nested for", [](int k) { return repeat("for (int i = 0; i < 2; ++i) ", k) + "out_ptr0[0] = 1;"; }},
+      {"nested do", [](int k) { return repeat("do ", k) + "out_ptr0[0] = 1;" + repeat(" while (0);", k); }},
+      {"pointer declarator", [](int k) { return "float " + repeat("*", k) + " p = nullptr;"; }},
+      {"lambdas inside unary chains", [](int k) { return "auto t = " + repeat("~[&]{ return 1; }() + ~", k / 4) + "1;"; }},
+  };
+}
+
+}  // namespace
+
+// The deepest C++ torch.compile wrote for the fixtures (kernels and cpp_wrapper sources) is
+// printed, so a change of the scan that moves real code toward the limits shows in the log.
+TEST(CppLimits, EveryRealKernelAndWrapperIsFarInside) {
+  int sources = 0, deepest = 0;
+  uint64_t most_macro_tokens = 0;
+  std::string deepest_name;
+  for (const auto& e : fs::recursive_directory_iterator(ILINT_FIXTURES_DIR)) {
+    if (e.path().filename() != "output_code.py") continue;
+    std::string text = read_all(e.path());
+    for (const EmbeddedCppSource& src : find_embedded_cpp_sources(text)) {
+      ++sources;
+      CppTextMeasure m = measure_cpp_text(src.source);
+      EXPECT_TRUE(m.refused_macro.empty()) << e.path() << " " << src.name << ": " << m.refused_macro;
+      EXPECT_FALSE(check_cpp_limits(src.source)) << e.path() << " " << src.name;
+      if (m.max_nesting > deepest) {
+        deepest = m.max_nesting;
+        deepest_name = e.path().string() + " " + src.name + " line " + std::to_string(m.max_nesting_line);
+      }
+      most_macro_tokens = std::max(most_macro_tokens, m.macro_tokens);
+    }
+  }
+  std::cout << "[ cpp limits ] " << sources << " C++ sources; deepest estimate " << deepest << " (" << deepest_name
+            << "); most macro tokens " << most_macro_tokens << "\n";
+  EXPECT_GT(sources, 20);
+  EXPECT_LE(deepest, kMaxCppNestingEstimate / 4);
+  EXPECT_LE(most_macro_tokens, kMaxCppMacroTokens / 1000);
+}
+
+// Each shape Clang recurses on, just past the limit, is refused at its line; a tenth of it is not.
+TEST(CppLimits, DeepShapesAreRefusedAtTheirLine) {
+  const int n = kMaxCppNestingEstimate + 1;
+  const std::vector<Shape> shapes = deep_shapes();
+  for (const Shape& s : shapes) {
+    std::optional<CppLimitBreach> deep = check_cpp_limits(kernel_with(s.stmt(n)));
+    ASSERT_TRUE(deep.has_value()) << s.what;
+    EXPECT_GE(deep->line, 4) << s.what;
+    EXPECT_NE(deep->message.find("nests deeper than"), std::string::npos) << s.what;
+    EXPECT_FALSE(check_cpp_limits(kernel_with(s.stmt(n / 10)))) << s.what;
+  }
+}
+
+// What is not nesting does not count: statements in a row, blocks in a row, operators in
+// comments and string literals, long argument and initializer lists of siblings.
+TEST(CppLimits, SiblingsCommentsAndLiteralsDoNotAddUp) {
+  const int many = kMaxCppNestingEstimate * 20;
+  std::vector<std::pair<const char*, std::string>> ok = {
+      {"statements", repeat("out_ptr0[0] = ~~in_ptr0[0] + 1;\n", many)},
+      {"blocks", repeat("for (int i = 0; i < 2; ++i) { out_ptr0[i] = -in_ptr0[i]; }\n", many)},
+      {"namespaces of kernels (a batch)", repeat("namespace n { extern \"C\" void k(const float* a) { a[0] + 1; } }\n", many)},
+      {"structs", repeat("struct S { int a, b; } s;\n", many)},
+      {"if/else pairs", repeat("if (in_ptr0[0]) { out_ptr0[0] = 0; } else { out_ptr0[0] = 1; }\n", many)},
+      {"line comment", "// " + repeat("~", many) + "\nout_ptr0[0] = 1;"},
+      {"block comment", "/* " + repeat("~(", many) + " */ out_ptr0[0] = 1;"},
+      {"string", "const char* s = \"" + repeat("~(\\\"", many) + "\";"},
+      {"raw string", "const char* s = R\"x(" + repeat("~(\")", many) + ")x\";"},
+      {"char literals", repeat("out_ptr0[0] = '~';\n", many)},
+      {"spliced comment", "// a comment \\\n" + repeat("~", many) + "\nout_ptr0[0] = 1;"},
+      {"digit separators", "long x = 1'000'000;" + repeat("\nx = 1'0;", many)},
+      {"directives", repeat("#pragma omp for " + repeat("~", 50) + "\n", many / 10) + "out_ptr0[0] = 1;"},
+  };
+  for (const auto& [what, body] : ok) {
+    CppTextMeasure m = measure_cpp_text(kernel_with(body));
+    EXPECT_LE(m.max_nesting, 40) << what;
+    EXPECT_FALSE(check_cpp_limits(kernel_with(body))) << what;
+  }
+  // A string that does not close ends at its line, as Clang takes it: the next line counts.
+  EXPECT_TRUE(check_cpp_limits(kernel_with("const char* s = \"open\nauto t = " + repeat("~", many) + "1;")));
+}
+
+// Macros: what a use expands to counts, with the definitions in force; a bomb is refused where
+// its size passes the limit; a definition whose expansion the scan cannot bound is refused.
+TEST(CppLimits, MacrosCountAsWhatTheyExpandTo) {
+  std::string bomb = "#define A0 in_ptr0[0] +\n";
+  for (int i = 1; i <= 30; ++i) bomb += "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" + std::to_string(i - 1) + "\n";
+  std::string code = kernel_with(bomb + "auto t = A30 1;");
+  std::optional<CppLimitBreach> b = check_cpp_limits(code);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->line, 4 + 31);
+  EXPECT_NE(b->message.find("expand to more than"), std::string::npos);
+  // Twenty doublings, one use: 2^20 tokens, under the token limit, but each level an operator.
+  std::string small;
+  for (int i = 1; i <= 20; ++i) small += "#define B" + std::to_string(i) + " B" + std::to_string(i - 1) + " B" + std::to_string(i - 1) + "\n";
+  EXPECT_TRUE(check_cpp_limits(kernel_with("#define B0 ~\n" + small + "auto t = B20 1;")));
+  EXPECT_FALSE(check_cpp_limits(kernel_with("#define B0 ~\n" + small + "auto t = 1;")));  // defined, not used
+  // A macro of ten operators used 200 times in one statement.
+  EXPECT_TRUE(check_cpp_limits(kernel_with("#define T ~~~~~~~~~~\nauto t = " + repeat("T ", 200) + "1;")));
+  EXPECT_FALSE(check_cpp_limits(kernel_with("#define T ~~~~~~~~~~\n" + repeat("auto t = T 1;\n", 200))));
+  // Defined later than the use: not expanded there.
+  EXPECT_FALSE(check_cpp_limits(kernel_with("auto t = " + repeat("T ", 200) + "1;\n#define T ~~~~~~~~~~")));
+  // #undef ends it.
+  EXPECT_FALSE(check_cpp_limits(kernel_with("#define T ~~~~~~~~~~\n#undef T\nauto t = " + repeat("T ", 200) + "1;")));
+  // Self- and mutually-referring macros expand once (the preprocessor does not re-expand a name inside itself).
+  EXPECT_FALSE(check_cpp_limits(kernel_with("#define X Y + 1\n#define Y X + 1\nauto t = X;")));
+  // Unbounded by a scan: a parameter used twice (D(D(D(x))) doubles at every level), `##`.
+  std::optional<CppLimitBreach> twice = check_cpp_limits(kernel_with("#define D(x) x x\nauto t = D(D(1));"));
+  ASSERT_TRUE(twice);
+  EXPECT_EQ(twice->line, 4);
+  EXPECT_NE(twice->message.find("macro D"), std::string::npos);
+  EXPECT_TRUE(check_cpp_limits(kernel_with("#define V(...) __VA_ARGS__ __VA_ARGS__\n")));
+  EXPECT_TRUE(check_cpp_limits(kernel_with("#define CAT(a, b) a##b\n")));
+  // Inductor's own macro (cpp_wrapper on CUDA) uses its parameter once.
+  EXPECT_FALSE(check_cpp_limits(kernel_with(
+      "#define CUDA_DRIVER_CHECK(EXPR)                    \\\n"
+      "do {                                               \\\n"
+      "    CUresult code = EXPR;                          \\\n"
+      "    if (code != CUDA_SUCCESS) {                    \\\n"
+      "        throw std::runtime_error(\"CUDA driver error\"); \\\n"
+      "    }                                              \\\n"
+      "} while (0);\n"
+      "CUDA_DRIVER_CHECK(cuModuleLoad(&mod, path));")));
+}
+
+// Through the analyzer: a capture whose C++ kernel holds a 200,000-term chain or 5,000 unary
+// operators (each crashed the analyzer before these limits), or a macro bomb (ran for minutes at
+// gigabytes), ends with the kernel's diagnostic at its line; its signature is still read, and the
+// capture's other compiles and findings are still there.
+TEST(CppLimits, AnalyzerRefusesTheKernelAndReadsTheRest) {
+  const std::string old_stmt = "auto tmp2 = float(tmp0 + tmp1);";
+  std::vector<std::pair<std::string, std::string>> cases = {
+      {"chain", "auto tmp2 = float(tmp0" + repeat(" + tmp1", 200000) + ");"},
+      {"tildes", "auto tmp2 = float(" + repeat("~", 5000) + "1);"},
+  };
+  {
+    std::string bomb = "#define A0 tmp1 +\n";
+    for (int i = 1; i <= 30; ++i) bomb += "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" + std::to_string(i - 1) + "\n";
+    cases.push_back({"macro bomb", bomb + "auto tmp2 = float(A30 tmp0);"});
+  }
+  Analysis base;
+  run_analysis({fixture("s1_cpu")}, base);
+  for (const auto& [what, stmt] : cases) {
+    TempDir t;
+    fs::copy(fixture("s1_cpu"), t.path / "s1_cpu", fs::copy_options::recursive);
+    fs::path oc;
+    for (const auto& e : fs::recursive_directory_iterator(t.path))
+      if (e.path().filename() == "output_code.py" && e.path().parent_path().filename() == "model__0_inference_0.0") oc = e.path();
+    ASSERT_FALSE(oc.empty());
+    std::string text = read_all(oc);
+    size_t at = text.find(old_stmt);
+    ASSERT_NE(at, std::string::npos);
+    int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    if (what == "macro bomb") line += 31;  // the use, after the 31 definitions
+    text.replace(at, old_stmt.size(), stmt);
+    write_all(oc, text);
+    Analysis a;
+    run_analysis({(t.path / "s1_cpu").string()}, a);
+    std::optional<Diagnostic> d;
+    for (const auto& x : a.diags.sorted())
+      if (x.code == "cpp-kernel-parse" && x.message.find("not read by Clang") != std::string::npos) d = x;
+    ASSERT_TRUE(d.has_value()) << what;
+    EXPECT_EQ(d->loc.line, line) << what << ": " << d->message;
+    EXPECT_NE(d->loc.file.find("model__0_inference_0.0/output_code.py"), std::string::npos) << what;
+    ASSERT_EQ(a.program.compiles.size(), base.program.compiles.size()) << what;
+    for (const auto& c : a.program.compiles)
+      for (const auto& k : c.kernels) EXPECT_FALSE(k.params.empty()) << what << " " << k.name;
+    EXPECT_EQ(findings_of(a, "scalar-recompile").size(), findings_of(base, "scalar-recompile").size()) << what;
+  }
+}
+
+// The limit is low enough for Clang: every shape, at the most levels the scan lets through, is
+// parsed and read on a thread of the default size (8 MB here; an ASan build's frames are larger,
+// and scripts/sanitize.sh runs this too) without overflowing it.
+TEST(CppLimits, ClangReadsEveryShapeJustInsideTheLimit) {
+  std::thread worker([] {
+    for (const Shape& s : deep_shapes()) {
+      int lo = 1, hi = kMaxCppNestingEstimate * 4;  // the most levels that pass: the estimate grows with k
+      while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (check_cpp_limits(kernel_with(s.stmt(mid)))) hi = mid - 1;
+        else lo = mid;
+      }
+      Kernel k;
+      k.name = "kernel";
+      k.source = kernel_with(s.stmt(lo));
+      k.source_first_line = 1;
+      DiagSink diags;
+      read_cpp_kernel_clang(k, "output_code.py", diags);
+      for (const auto& d : diags.sorted())
+        EXPECT_EQ(d.message.find("not read by Clang"), std::string::npos) << s.what << " at " << lo << ": " << d.message;
+      EXPECT_GE(lo, kMaxCppNestingEstimate / 8) << s.what;  // the scan lets real nesting through
+    }
+  });
+  worker.join();
+}
