@@ -48,7 +48,7 @@ TORCH_TRACE log or TORCH_LOGS text, or any folder holding these at any depth.
 options:
   --format FORMAT         text|json|sarif|html (default text); html is one
                           self-contained page, sarif is SARIF 2.1.0 (docs/sarif.md)
-  -o, --output FILE       write the report to FILE instead of stdout
+  -o, --output FILE       write the report to FILE instead of stdout (`-o -`: stdout)
   -j, --jobs N|auto       threads: N exactly, or auto (the default): as many as
                           the cores, one on an input of few compiles
   --rule ID               run only this rule (repeatable)
@@ -140,6 +140,7 @@ bool parse_args(int argc, char** argv, CliOptions& o, int& rc) {
       if (!value(o.format)) return false;
     } else if (a == "-o" || a == "--output") {
       if (!value(o.output)) return false;
+      if (o.output == "-") o.output.clear();  // `-o -`: stdout, as most tools take it
     } else if (a == "-j" || a == "--jobs") {
       if (!value(v) || !set_jobs(v)) return false;
     } else if (a.rfind("-j", 0) == 0 && a.size() > 2) {

@@ -68,6 +68,18 @@ TEST(Cli, OutputFileOnlyAtTheGivenPath) {
   EXPECT_EQ(entries, 1u);
 }
 
+// `-o -` is stdout, as for most tools: no file named "-" appears where the command ran.
+TEST(Cli, DashOutputIsStdout) {
+  TempDir t;
+  std::string out;
+  EXPECT_EQ(run_command("cd " + t.path.string() + " && " + std::string(ILINT_BINARY) + " " + fixture("s2_cuda") +
+                            " --format json --fail-on never -o - 2>/dev/null",
+                        &out),
+            0);
+  EXPECT_EQ(nlohmann::json::parse(out)["findings"].size(), 2u);
+  EXPECT_TRUE(std::filesystem::is_empty(t.path));
+}
+
 TEST(Cli, OutputIsDeterministicAcrossJobCounts) {
   std::string a, b;
   run_binary(std::string(ILINT_FIXTURES_DIR) + " --format json -j 1", &a);
