@@ -137,6 +137,9 @@ void make_invocation(PreparedPrelude& p) {
   }
   ci->getFrontendOpts().DisableFree = false;  // the driver asks to leak the AST at exit; we parse thousands
   ci->getFrontendOpts().ProgramAction = clang::frontend::ParseSyntaxOnly;
+  // `#pragma clang __debug crash` (and llvm_fatal_error, overflow_stack, assert, llvm_unreachable,
+  // also as `_Pragma(...)`) would kill or hang the process on Clang's say; clangd turns them off too.
+  ci->getPreprocessorOpts().DisablePragmaDebugCrash = true;
   p.invocation = std::shared_ptr<clang::CompilerInvocation>(std::move(ci));
 }
 

@@ -325,16 +325,26 @@ class Scanner {
   }
   static bool is_char_prefix(std::string_view w) { return w == "u8" || w == "u" || w == "U" || w == "L"; }
 
-  // R"delim( ... )delim": the whole rest is the string when it does not close.
+  // R"delim( ... )delim": the whole rest is the string when it does not close. A delimiter of
+  // more than 16 characters, or with a space, a parenthesis, a backslash or a control character in
+  // it, is an error to Clang, which then skips to the next '"' (Lexer::LexRawStringLiteral); so
+  // does this scan.
   void skip_raw_string() {
-    size_t open = s_.find('(', i_ + 1);
-    if (open == std::string_view::npos || open - i_ - 1 > 16) {
-      skip_quoted('"');
-      return;
+    size_t d = i_ + 1;
+    while (d < s_.size() && d - i_ - 1 <= 16 && s_[d] != '(') {
+      char c = s_[d];
+      if (c == ' ' || c == ')' || c == '\\' || c == '\t' || c == '\v' || c == '\f' || c == '\n' || c == '\r') break;
+      ++d;
     }
-    std::string close = ")" + std::string(s_.substr(i_ + 1, open - i_ - 1)) + "\"";
-    size_t end = s_.find(close, open + 1);
-    size_t stop = end == std::string_view::npos ? s_.size() : end + close.size();
+    size_t stop;
+    if (d < s_.size() && s_[d] == '(' && d - i_ - 1 <= 16) {
+      std::string close = ")" + std::string(s_.substr(i_ + 1, d - i_ - 1)) + "\"";
+      size_t end = s_.find(close, d + 1);
+      stop = end == std::string_view::npos ? s_.size() : end + close.size();
+    } else {
+      size_t quote = s_.find('"', d);
+      stop = quote == std::string_view::npos ? s_.size() : quote + 1;
+    }
     line_ += static_cast<int>(std::count(s_.begin() + static_cast<std::ptrdiff_t>(i_), s_.begin() + static_cast<std::ptrdiff_t>(stop), '\n'));
     i_ = stop;
   }

@@ -130,6 +130,12 @@ TEST(CppLimits, SiblingsCommentsAndLiteralsDoNotAddUp) {
     EXPECT_LE(m.max_nesting, 40) << what;
     EXPECT_FALSE(check_cpp_limits(kernel_with(body))) << what;
   }
+  // A raw string whose delimiter Clang refuses (a space, a newline, more than 16 characters) ends
+  // at the next '"', as Clang's lexer skips to it (found by fuzz_cpp_limits).
+  EXPECT_TRUE(check_cpp_limits(kernel_with("auto s = R\"a b\";\nauto t = " + repeat("~", many) + "1;")));
+  EXPECT_TRUE(check_cpp_limits(kernel_with("auto s = R\"ab\n\" ;\nauto t = " + repeat("~", many) + "1;")));
+  EXPECT_TRUE(check_cpp_limits(kernel_with("auto s = R\"" + std::string(17, 'd') + "\";\nauto t = " + repeat("~", many) + "1;")));
+  EXPECT_FALSE(check_cpp_limits(kernel_with("auto s = R\"" + std::string(16, 'd') + "(\"" + repeat("~", many) + ")" + std::string(16, 'd') + "\";")));
   // A string that does not close ends at its line, as Clang takes it: the next line counts.
   EXPECT_TRUE(check_cpp_limits(kernel_with("const char* s = \"open\nauto t = " + repeat("~", many) + "1;")));
 }
@@ -247,4 +253,28 @@ TEST(CppLimits, ClangReadsEveryShapeJustInsideTheLimit) {
     }
   });
   worker.join();
+}
+
+// Clang's debug pragmas crash, abort or hang the process on purpose (`#pragma clang __debug crash`
+// raised SIGILL in the analyzer, `llvm_fatal_error` aborted it, `overflow_stack` ran until
+// stopped); the reader turns them off (PreprocessorOptions::DisablePragmaDebugCrash, as clangd
+// does), so a kernel holding one is read like the same kernel without it.
+TEST(CppLimits, ClangDebugPragmasDoNothing) {
+  const std::string body = "out_ptr0[0] = in_ptr0[0] + 1.0f;";
+  auto read = [](const std::string& src) {
+    Kernel k;
+    k.name = "kernel";
+    k.source = src;
+    k.source_first_line = 1;
+    DiagSink diags;
+    read_cpp_kernel_clang(k, "output_code.py", diags);
+    return std::make_pair(k.loads.size() * 100 + k.stores.size(), diags.sorted().size());
+  };
+  auto plain = read(kernel_with(body));
+  ASSERT_EQ(plain.first, 101u);  // one load, one store
+  for (std::string p : {"crash", "llvm_fatal_error", "overflow_stack", "assert", "llvm_unreachable", "handle_crash",
+                        "parser_crash"}) {
+    EXPECT_EQ(read(kernel_with("#pragma clang __debug " + p + "\n" + body)), plain) << p;
+    EXPECT_EQ(read(kernel_with("_Pragma(\"clang __debug " + p + "\")\n" + body)), plain) << p;
+  }
 }

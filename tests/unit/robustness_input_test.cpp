@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <random>
 
+#include "analyzer/parse/cpp_limits.h"
 #include "analyzer/parse/fx_json.h"
 #include "analyzer/parse/fx_text.h"
 #include "analyzer/parse/output_code.h"
@@ -256,7 +257,8 @@ TEST(Robustness, NumelLiteralOutsideInt64IsNotAStaticNumel) {
 }
 
 // Every saved crash input parses again without crashing. Files are named by the reader they
-// crashed: python_*, triton_*, output_code_*, fx_text_*, fx_json_*.
+// crashed: python_*, triton_*, output_code_*, fx_text_*, fx_json_*; cpp_limits_* broke an invariant
+// of the scan before Clang (fuzz_cpp_limits: a prefix ending at a line's end never measures deeper).
 TEST(Robustness, EverySavedCrashInputParses) {
   fs::path dir = fs::path(ILINT_SOURCE_DIR) / "tests/unit/regressions";
   size_t n = 0;
@@ -288,6 +290,11 @@ TEST(Robustness, EverySavedCrashInputParses) {
       FxGraph g;
       std::string v;
       parse_fx_json(name, text, g, v, diags);
+    } else if (name.rfind("cpp_limits_", 0) == 0) {
+      CppTextMeasure all = measure_cpp_text(text);
+      for (size_t cut = text.find('\n'); cut != std::string::npos; cut = text.find('\n', cut + 1))
+        EXPECT_LE(measure_cpp_text(std::string_view(text).substr(0, cut + 1)).max_nesting, all.max_nesting)
+            << name << " cut at " << cut;
     } else {
       ADD_FAILURE() << "regression input without a reader prefix: " << name;
     }
