@@ -35,6 +35,10 @@ namespace ilint::clangx {
 
 namespace {
 
+// A line or column Clang presumes (after `#line`), or 0 past any real source: a kernel's own
+// `#line 2147483647` must not become an int that overflows when it is moved to a file line.
+int presumed(unsigned n) { return n > (1u << 26) ? 0 : static_cast<int>(n); }
+
 // Keeps Clang's errors (not warnings: generated code is full of unknown pragmas) with their place.
 class ErrorCollector : public clang::DiagnosticConsumer {
  public:
@@ -50,11 +54,11 @@ class ErrorCollector : public clang::DiagnosticConsumer {
       const auto& sm = info.getSourceManager();
       auto loc = sm.getExpansionLoc(info.getLocation());
       if (sm.isWrittenInMainFile(loc)) {
-        e.line = static_cast<int>(sm.getPresumedLineNumber(loc));
-        e.column = static_cast<int>(sm.getPresumedColumnNumber(loc));
+        e.line = presumed(sm.getPresumedLineNumber(loc));
+        e.column = e.line > 0 ? presumed(sm.getPresumedColumnNumber(loc)) : 0;
       } else {
         e.in_prelude = true;
-        e.line = static_cast<int>(sm.getPresumedLineNumber(loc));
+        e.line = presumed(sm.getPresumedLineNumber(loc));
       }
     }
     out_.push_back(std::move(e));
@@ -117,7 +121,7 @@ class QuietCallbacks : public clang::PreambleCallbacks {};
 const std::vector<const char*>& clang_args() {
   static const std::vector<const char*> args = {
       "clang++", "-x", "c++", "-std=c++17", "-fsyntax-only", "-nostdinc", "-nostdinc++", "-w",
-      "-ferror-limit=50", "-fno-delayed-template-parsing", "-resource-dir", ILINT_CLANG_RESOURCE_DIR,
+      "-ferror-limit=50", "-ftemplate-depth=128", "-fno-delayed-template-parsing", "-resource-dir", ILINT_CLANG_RESOURCE_DIR,
       kMainFileName,
   };
   return args;
@@ -739,8 +743,9 @@ int main_file_line(clang::SourceLocation loc, const clang::SourceManager& sm, in
   if (loc.isInvalid()) return 0;
   auto e = sm.getExpansionLoc(loc);
   if (!sm.isWrittenInMainFile(e)) return 0;
-  if (column) *column = static_cast<int>(sm.getPresumedColumnNumber(e));
-  return static_cast<int>(sm.getPresumedLineNumber(e));
+  int line = presumed(sm.getPresumedLineNumber(e));
+  if (column) *column = line > 0 ? presumed(sm.getPresumedColumnNumber(e)) : 0;
+  return line;
 }
 
 }  // namespace ilint::clangx

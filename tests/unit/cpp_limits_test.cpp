@@ -278,3 +278,41 @@ TEST(CppLimits, ClangDebugPragmasDoNothing) {
     EXPECT_EQ(read(kernel_with("_Pragma(\"clang __debug " + p + "\")\n" + body)), plain) << p;
   }
 }
+
+// A kernel's own `#line` past any real line (2147483647 here) gave a diagnostic at line
+// -2147483617: Clang's presumed line, moved to the file's line, overflowed an int. Lines past
+// 2^26 are now taken as unknown, and the kernel's definition line stands in.
+TEST(CppLimits, LineDirectivesPastAnyRealLineAreUnknown) {
+  for (std::string n : {"2147483647", "4294967295", "67108865"}) {
+    Kernel k;
+    k.name = "kernel";
+    k.source = kernel_with("#line " + n + "\nout_ptr0[0] = in_ptr0[0] + 1.0f; undeclared_thing = 1;");
+    k.source_first_line = 100;
+    k.def_loc = SourceLoc{"output_code.py", 99, 1};
+    DiagSink diags;
+    read_cpp_kernel_clang(k, "output_code.py", diags);
+    ASSERT_FALSE(diags.sorted().empty()) << n;
+    for (const auto& d : diags.sorted()) EXPECT_GT(d.loc.line, 0) << n << ": " << d.message;
+    ASSERT_FALSE(k.loads.empty()) << n;
+    for (const auto& m : k.loads) EXPECT_GT(m.loc.line, 0) << n;
+    for (const auto& m : k.stores) EXPECT_GT(m.loc.line, 0) << n;
+    for (const auto& st : k.stmts) EXPECT_GT(st.loc.line, 0) << n;
+  }
+}
+
+// Template instantiation nests on Clang's stack too: a kernel source declaring
+// `template<int N> struct G { G<N-1> a, b; };` and a `G<1000>` crashed the analyzer (SIGSEGV,
+// Clang's default depth is 1024). Parses allow 128 levels (-ftemplate-depth=128; Inductor's
+// kernels and the prelude need a few), so it ends in an error naming the limit.
+TEST(CppLimits, DeepTemplateInstantiationStopsAtItsLimit) {
+  Kernel k;
+  k.name = "kernel";
+  k.source = "template<int N> struct G { G<N-1> a, b; };\ntemplate<> struct G<0> {};\n" +
+             kernel_with("G<1000>* g = nullptr; out_ptr0[0] = sizeof(*g);");
+  k.source_first_line = 1;
+  DiagSink diags;
+  read_cpp_kernel_clang(k, "output_code.py", diags);
+  bool depth = false;
+  for (const auto& d : diags.sorted()) depth |= d.message.find("maximum depth of 128") != std::string::npos;
+  EXPECT_TRUE(depth);
+}
