@@ -517,20 +517,19 @@ class Scanner {
 
 CppTextMeasure measure_cpp_text(std::string_view code) { return Scanner(code).run(); }
 
+// The messages name no line: the diagnostic is placed at `line`, moved to the file's line by the
+// reader.
 std::optional<CppLimitBreach> check_cpp_limits(std::string_view code) {
   CppTextMeasure m = measure_cpp_text(code);
   if (!m.refused_macro.empty())
-    return CppLimitBreach{m.macro_line, "macro " + m.refused_macro + " (line " +
-                                            std::to_string(m.macro_line) +
-                                            ") uses a parameter twice or pastes tokens, so its expansion has no bound "
+    return CppLimitBreach{m.macro_line, "macro " + m.refused_macro +
+                                            " uses a parameter twice or pastes tokens, so its expansion has no bound "
                                             "inductor-lint can check"};
   if (m.macro_tokens > kMaxCppMacroTokens)
-    return CppLimitBreach{m.macro_line, "its macros expand to more than " +
-                                            std::to_string(kMaxCppMacroTokens) + " tokens (past line " +
-                                            std::to_string(m.macro_line) + ")"};
+    return CppLimitBreach{m.macro_line, "its macros expand to more than " + std::to_string(kMaxCppMacroTokens) +
+                                            " tokens by here"};
   if (m.max_nesting > kMaxCppNestingEstimate)
-    return CppLimitBreach{m.max_nesting_line, "code at line " + std::to_string(m.max_nesting_line) +
-                                                  " nests deeper than " + std::to_string(kMaxCppNestingEstimate) +
+    return CppLimitBreach{m.max_nesting_line, "code here nests deeper than " + std::to_string(kMaxCppNestingEstimate) +
                                                   " levels (operators, brackets and statements), which can overflow "
                                                   "Clang's stack"};
   return std::nullopt;

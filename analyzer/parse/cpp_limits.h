@@ -42,8 +42,9 @@ struct CppTextMeasure {
 // Measures `code` (a C++ translation unit's text, without the prelude).
 CppTextMeasure measure_cpp_text(std::string_view code);
 
-// Why `code` must not be given to Clang, or nothing when it may be: a message naming the line
-// (of `code`) and the limit, to follow "C++ kernel K not read by Clang: " in the reader's diagnostic.
+// Why `code` must not be given to Clang, or nothing when it may be: the line (of `code`) where the
+// limit was passed, and a message naming the limit, to follow "C++ kernel K not read by Clang: " in
+// the reader's diagnostic, which is placed at that line.
 struct CppLimitBreach {
   int line = 0;
   std::string message;
