@@ -6,6 +6,7 @@
 //
 // Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 nothing could be read
 // or bad usage. Output goes to stdout or to -o FILE, never anywhere else.
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -34,6 +35,7 @@
 #include "analyzer/report/json.h"
 #include "analyzer/report/text.h"
 #include "analyzer/rule.h"
+#include "analyzer/util/parallel.h"
 
 namespace {
 
@@ -261,7 +263,7 @@ int exit_code(const ilint::Analysis& a, const std::string& fail_on) {
 #define ILINT_ASAN_CLANG 0
 #endif
 
-int main(int argc, char** argv) {
+int run_cli(int argc, char** argv) {
 #if defined(ILINT_LAZY_CLANG)
   ilint::install_lazy_clang_readers();  // libilint-clang.so, loaded on the first C++ kernel or wrapper
 #elif defined(ILINT_HAVE_CLANG)
@@ -394,4 +396,30 @@ int main(int argc, char** argv) {
   std::fflush(nullptr);
   std::_Exit(code);
 #endif
+}
+
+// Lets the main thread's stack grow to the size the pool threads get (ilint::kWorkerStackBytes,
+// 64 MB), as GCC does at startup: its default follows `ulimit -s` (8 MB here), and Clang, reading
+// C++ at the limits of analyzer/parse/cpp_limits.h, needs a few MB of it (more under ASan). Linux
+// checks the limit when the stack grows, so raising the soft limit now is enough. False when a
+// hard limit keeps it lower.
+bool raise_stack_limit() {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_STACK, &rl) != 0) return false;
+  const rlim_t want = ilint::kWorkerStackBytes;
+  if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want) return true;
+  if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want) return false;
+  rl.rlim_cur = want;
+  return setrlimit(RLIMIT_STACK, &rl) == 0;
+}
+
+int main(int argc, char** argv) {
+  if (raise_stack_limit()) return run_cli(argc, argv);
+  // Only under a hard stack limit: the run goes on a thread that has the stack. Not always, since a
+  // second thread cost 4-18% on small captures on this 2-vCPU machine (its first allocations and
+  // page faults).
+  int rc = 2;
+  ilint::WorkerThread run([&] { rc = run_cli(argc, argv); });
+  run.join();
+  return rc;
 }
