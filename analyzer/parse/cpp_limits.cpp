@@ -4,6 +4,7 @@
 #include <array>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -83,18 +84,22 @@ bool nesting_keyword(std::string_view w) { return role_of(w).nests; }
 
 struct Macro {
   std::string_view body;  // the definition's text after the name (and parameters), splices included
-  int line = 0;
 };
 
 // What a macro use can add: tokens, and levels of nesting. Cost over the body's tokens, each
 // macro name in it counted as what it expands to (with the definitions in force at the use, as
-// the preprocessor does). A macro is not expanded inside its own expansion, so a cycle counts one
-// token; a chain deeper than kMaxChain is taken as unbounded.
+// the preprocessor does). A macro is not expanded inside its own expansion, so a name met again
+// while it is being expanded counts one token; a cost that met such a name depends on where the
+// expansion started, so it is not kept for other uses (`cyclic`). The work of costing is bounded
+// (kMaxMacroWork body tokens a source), and a chain deeper than kMaxChain, or work past the
+// bound, is taken as unbounded.
 struct MacroCost {
   int64_t tokens = 0;
   int64_t nesting = 0;
+  bool cyclic = false;
 };
 
+constexpr int64_t kMaxMacroWork = int64_t{1} << 22;
 constexpr int kMaxChain = 64;
 
 class Scanner {
@@ -430,7 +435,7 @@ class Scanner {
       for_each_word(body, [&](std::string_view w) { uses += w == prm; });
       if (uses > 1) refuse(name, at);
     }
-    macros_[name] = Macro{body, at};
+    macros_[name] = Macro{body};
     costs_.clear();
   }
 
@@ -454,15 +459,17 @@ class Scanner {
   }
 
   MacroCost cost_of(std::string_view name, int chain) {
+    if (expanding_.count(name)) return {1, 0, true};
     auto memo = costs_.find(name);
     if (memo != costs_.end()) return memo->second;
-    if (chain > kMaxChain) return {kSaturated, kSaturated};
     auto it = macros_.find(name);
-    if (it == macros_.end()) return {1, 0};
-    costs_[name] = {1, 0};  // in progress: a macro does not expand inside itself
+    if (it == macros_.end()) return {1, 0, false};
+    if (chain > kMaxChain || work_ > kMaxMacroWork) return {kSaturated, kSaturated, false};
+    expanding_.insert(name);
     MacroCost mc;
     std::string_view body = it->second.body;
     for (size_t k = 0; k < body.size();) {
+      ++work_;
       unsigned char c = body[k];
       if (ident_start(c)) {
         size_t b = k;
@@ -472,6 +479,7 @@ class Scanner {
           MacroCost inner = cost_of(w, chain + 1);
           mc.tokens = sat_add(mc.tokens, inner.tokens);
           mc.nesting = sat_add(mc.nesting, inner.nesting);
+          mc.cyclic |= inner.cyclic;
         } else {
           mc.tokens = sat_add(mc.tokens, 1);
           if (nesting_keyword(w)) mc.nesting = sat_add(mc.nesting, 1);
@@ -483,7 +491,9 @@ class Scanner {
       mc.tokens = sat_add(mc.tokens, 1);
       if (operator_char(c) || c == '(' || c == '[' || c == '{') mc.nesting = sat_add(mc.nesting, 1);
     }
-    costs_[name] = mc;
+    expanding_.erase(name);
+    if (work_ > kMaxMacroWork) mc = {kSaturated, kSaturated, false};
+    if (!mc.cyclic) costs_[name] = mc;
     return mc;
   }
 
@@ -507,7 +517,9 @@ class Scanner {
   int max_line_ = 0;
   bool pending_reset_ = false;
   std::unordered_map<std::string_view, Macro> macros_;
-  std::unordered_map<std::string_view, MacroCost> costs_;
+  std::unordered_map<std::string_view, MacroCost> costs_;  // costs that hold for any use
+  std::unordered_set<std::string_view> expanding_;          // the macros being costed now
+  int64_t work_ = 0;
   int64_t macro_tokens_ = 0;
   int macro_line_ = 0;
   std::string refused_macro_;

@@ -167,6 +167,17 @@ TEST(CppLimits, MacrosCountAsWhatTheyExpandTo) {
   EXPECT_FALSE(check_cpp_limits(kernel_with("#define T ~~~~~~~~~~\n#undef T\nauto t = " + repeat("T ", 200) + "1;")));
   // Self- and mutually-referring macros expand once (the preprocessor does not re-expand a name inside itself).
   EXPECT_FALSE(check_cpp_limits(kernel_with("#define X Y + 1\n#define Y X + 1\nauto t = X;")));
+  // A cycle does not hide a bomb: B's cost met A20 while A20 was being costed (one token there),
+  // but used alone B expands to A20's 2^20 tokens; 1000 uses of it are 2^30.
+  std::string doubling = "#define A0 1\n";
+  for (int i = 1; i <= 20; ++i) doubling += "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" + std::to_string(i - 1) + (i == 20 ? " B" : "") + "\n";
+  EXPECT_TRUE(check_cpp_limits(kernel_with(doubling + "#define B A20\nauto t = A20 1;\n" + repeat("auto u = B 1;\n", 1000))));
+  EXPECT_FALSE(check_cpp_limits(kernel_with(doubling + "#define B A20\nauto t = A20 1;\n")));
+  // Every cost in one cycle (nothing can be kept), doubling twenty times: the costing stops at its
+  // work bound instead of running 2^20 times, and the source is refused.
+  std::string cycle = "#define C0 C20\n";
+  for (int i = 1; i <= 20; ++i) cycle += "#define C" + std::to_string(i) + " C" + std::to_string(i - 1) + " C" + std::to_string(i - 1) + "\n";
+  EXPECT_TRUE(check_cpp_limits(kernel_with(cycle + "auto t = C20 1;")));
   // Unbounded by a scan: a parameter used twice (D(D(D(x))) doubles at every level), `##`.
   std::optional<CppLimitBreach> twice = check_cpp_limits(kernel_with("#define D(x) x x\nauto t = D(D(1));"));
   ASSERT_TRUE(twice);
