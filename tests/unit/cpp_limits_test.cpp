@@ -358,3 +358,33 @@ TEST(CppLimits, TheCliReadsDeepKernelsUnderASmallStackLimit) {
       EXPECT_EQ(d["message"].get<std::string>().find("not read by Clang"), std::string::npos) << limit;
   }
 }
+
+// The same for a C++ wrapper (cpp_wrapper=True): the wrapper past the limit gets one
+// `cpp-wrapper-parse` diagnostic at the statement's line of output_code.py, and the capture's other
+// compile is still read (s2_cpu_cppwrap's scan finding comes from the forward compile).
+TEST(CppLimits, AWrapperPastTheLimitIsNotReadAndTheRestIs) {
+  TempDir t;
+  fs::copy(fixture("s2_cpu_cppwrap"), t.path / "cap", fs::copy_options::recursive);
+  fs::path oc;
+  for (const auto& e : fs::recursive_directory_iterator(t.path))
+    if (e.path().filename() == "output_code.py" && e.path().parent_path().filename() == "model__0_backward_3.1") oc = e.path();
+  ASSERT_FALSE(oc.empty());
+  std::string text = read_all(oc);
+  size_t entry = text.find("void inductor_entry_impl(");
+  ASSERT_NE(entry, std::string::npos);
+  size_t body = text.find('{', entry) + 1;
+  text.insert(body, "\n    auto deep = " + repeat("~", 5000) + "1;\n");
+  int line = 2 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(body), '\n'));
+  write_all(oc, text);
+  Analysis a;
+  run_analysis({(t.path / "cap").string()}, a);
+  int refused = 0;
+  for (const auto& d : a.diags.sorted()) {
+    if (d.code != "cpp-wrapper-parse" || d.message.find("not read by Clang") == std::string::npos) continue;
+    ++refused;
+    EXPECT_EQ(d.loc.line, line) << d.message;
+    EXPECT_NE(d.message.find("model__0_backward_3.1"), std::string::npos) << d.message;
+  }
+  EXPECT_EQ(refused, 1);
+  EXPECT_FALSE(findings_of(a, "reduced-precision-scan").empty());
+}
