@@ -194,6 +194,8 @@ class Scanner {
     m.macro_tokens = static_cast<uint64_t>(macro_tokens_);
     m.macro_line = macro_line_;
     m.refused_macro = refused_macro_;
+    m.max_open_angles = static_cast<int>(std::min<int64_t>(max_open_angles_, INT32_MAX));
+    m.max_open_angles_line = angles_line_;
     return m;
   }
 
@@ -206,6 +208,7 @@ class Scanner {
     pending_reset_ = false;
     if (is_else) return;  // `if (a) x; else ...`: the else branch nests inside the if
     cur_ = stack_.empty() ? 0 : stack_.back().at_open + 1;
+    open_angles_ = 0;
   }
 
   // A literal: part of an expression.
@@ -226,7 +229,7 @@ class Scanner {
     token(w == "else");
     WordRole r = role_of(w);
     if (r.nests) add(1);
-    prev_ = r.heads_block ? Prev::BlockHead : Prev::Other;
+    prev_ = r.heads_block ? Prev::BlockHead : r.nests || r.heads_decl ? Prev::Other : Prev::Name;
     if (r.heads_decl) decl_head_ = true;
     if (!macros_.empty()) {
       auto it = macros_.find(w);
@@ -244,7 +247,21 @@ class Scanner {
     Prev prev = prev_;
     prev_ = Prev::Other;
     bool decl_head = decl_head_;
-    if (c == ';' || c == '{' || c == '}') decl_head_ = false;  // `namespace n {`, `struct S {` head a block
+    if (c == ';' || c == '{' || c == '}') {
+      decl_head_ = false;  // `namespace n {`, `struct S {` head a block
+      open_angles_ = 0;
+    }
+    if (c == '<' && prev == Prev::Name && !(i_ < s_.size() && (s_[i_] == '<' || s_[i_] == '='))) {
+      // `name<` may open a template argument list: Clang parses each such `<` both ways when it
+      // cannot tell, so n of them open at once can cost 2^n (a kernel with `cast<intcast<int...`
+      // 28 deep ran past 30 s at 5 GB). Counted until a `>` closes one or the statement ends.
+      if (++open_angles_ > max_open_angles_) {
+        max_open_angles_ = open_angles_;
+        if (open_angles_ > kMaxOpenAngles && angles_line_ == 0) angles_line_ = line_;
+      }
+    } else if (c == '>' && open_angles_ > 0 && !(i_ >= 2 && s_[i_ - 2] == '-')) {
+      --open_angles_;
+    }
     switch (c) {
       case ';':
         pending_reset_ = true;
@@ -503,7 +520,7 @@ class Scanner {
   size_t i_ = 0;
   int line_ = 1;
   // What the last token of code was, for telling a block's brace from an expression's.
-  enum class Prev { BlockHead, CloseParen, CloseSquare, Other };
+  enum class Prev { BlockHead, CloseParen, CloseSquare, Name, Other };
   enum class Open { Block, Expr, Group, LambdaParams };
   struct Opened {
     char bracket;
@@ -513,6 +530,8 @@ class Scanner {
   std::vector<Opened> stack_;
   Prev prev_ = Prev::BlockHead;
   bool decl_head_ = false;
+  int64_t open_angles_ = 0, max_open_angles_ = 0;  // `name<` not yet closed in this statement
+  int angles_line_ = 0;
   int64_t cur_ = 0, max_ = 0;
   int max_line_ = 0;
   bool pending_reset_ = false;
@@ -540,6 +559,10 @@ std::optional<CppLimitBreach> check_cpp_limits(std::string_view code) {
   if (m.macro_tokens > kMaxCppMacroTokens)
     return CppLimitBreach{m.macro_line, "its macros expand to more than " + std::to_string(kMaxCppMacroTokens) +
                                             " tokens by here"};
+  if (m.max_open_angles > kMaxOpenAngles)
+    return CppLimitBreach{m.max_open_angles_line, "code here has more than " + std::to_string(kMaxOpenAngles) +
+                                                      " `name<` open at once, which can make Clang's parser try "
+                                                      "each both ways (2^n)"};
   if (m.max_nesting > kMaxCppNestingEstimate)
     return CppLimitBreach{m.max_nesting_line, "code here nests deeper than " + std::to_string(kMaxCppNestingEstimate) +
                                                   " levels (operators, brackets and statements), which can overflow "

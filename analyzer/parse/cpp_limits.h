@@ -26,6 +26,9 @@ namespace ilint {
 // operators), so this is ~2.4 MB: the analyzer's worker threads get kWorkerStackBytes (parallel.h)
 // and its main thread the process stack (8 MB by default).
 inline constexpr int kMaxCppNestingEstimate = 1000;
+// `name<` open at once in one statement (a `>` closes one): Clang's parser may try each both as a
+// template argument list and as less-than, 2^n ways.
+inline constexpr int kMaxOpenAngles = 16;
 // Tokens the source's macros may add when expanded (each use counted with what it expands to).
 inline constexpr uint64_t kMaxCppMacroTokens = uint64_t{1} << 22;
 
@@ -37,6 +40,8 @@ struct CppTextMeasure {
                                 // a definition refused below
   std::string refused_macro;    // a macro that uses a parameter twice, or pastes tokens (`##`):
                                 // its expansion cannot be bounded by this scan
+  int max_open_angles = 0;      // the most `name<` open at once in one statement
+  int max_open_angles_line = 0; // line where that passed kMaxOpenAngles, 0 if it did not
 };
 
 // Measures `code` (a C++ translation unit's text, without the prelude).

@@ -24,9 +24,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ilint::CppTextMeasure prefix = ilint::measure_cpp_text(src.substr(0, cut));
   if (prefix.max_nesting > all.max_nesting) ilint::fuzz::fail("a prefix measures deeper than the whole");
   if (prefix.macro_tokens > all.macro_tokens) ilint::fuzz::fail("a prefix expands more macro tokens than the whole");
+  if (prefix.max_open_angles > all.max_open_angles) ilint::fuzz::fail("a prefix has more `name<` open than the whole");
   if (!prefix.refused_macro.empty() && all.refused_macro.empty()) ilint::fuzz::fail("a refused macro was forgotten");
   bool over = all.max_nesting > ilint::kMaxCppNestingEstimate || all.macro_tokens > ilint::kMaxCppMacroTokens ||
-              !all.refused_macro.empty();
+              !all.refused_macro.empty() || all.max_open_angles > ilint::kMaxOpenAngles;
   if (over != ilint::check_cpp_limits(src).has_value()) ilint::fuzz::fail("check_cpp_limits disagrees with the measure");
   return 0;
 }

@@ -73,6 +73,7 @@ std::vector<Shape> deep_shapes() {
 TEST(CppLimits, EveryRealKernelAndWrapperIsFarInside) {
   int sources = 0, deepest = 0;
   uint64_t most_macro_tokens = 0;
+  int most_angles = 0;
   std::string deepest_name;
   for (const auto& e : fs::recursive_directory_iterator(ILINT_FIXTURES_DIR)) {
     if (e.path().filename() != "output_code.py") continue;
@@ -87,13 +88,15 @@ TEST(CppLimits, EveryRealKernelAndWrapperIsFarInside) {
         deepest_name = e.path().string() + " " + src.name + " line " + std::to_string(m.max_nesting_line);
       }
       most_macro_tokens = std::max(most_macro_tokens, m.macro_tokens);
+      most_angles = std::max(most_angles, m.max_open_angles);
     }
   }
   std::cout << "[ cpp limits ] " << sources << " C++ sources; deepest estimate " << deepest << " (" << deepest_name
-            << "); most macro tokens " << most_macro_tokens << "\n";
+            << "); most macro tokens " << most_macro_tokens << "; most `name<` open at once " << most_angles << "\n";
   EXPECT_GT(sources, 20);
   EXPECT_LE(deepest, kMaxCppNestingEstimate / 4);
   EXPECT_LE(most_macro_tokens, kMaxCppMacroTokens / 1000);
+  EXPECT_LE(most_angles, kMaxOpenAngles / 2);
 }
 
 // Each shape Clang recurses on, just past the limit, is refused at its line; a tenth of it is not.
@@ -141,6 +144,24 @@ TEST(CppLimits, SiblingsCommentsAndLiteralsDoNotAddUp) {
   EXPECT_FALSE(check_cpp_limits(kernel_with("auto s = R\"" + std::string(16, 'd') + "(\"" + repeat("~", many) + ")" + std::string(16, 'd') + "\";")));
   // A string that does not close ends at its line, as Clang takes it: the next line counts.
   EXPECT_TRUE(check_cpp_limits(kernel_with("const char* s = \"open\nauto t = " + repeat("~", many) + "1;")));
+}
+
+// `name<` open at once: more than 16 in one statement is refused; `>` closes one, `->`, `<<`, `<=`
+// and a statement's end do not open or keep any; Inductor's own code has at most 2 open.
+TEST(CppLimits, NameAngleChainsAreCountedPerStatement) {
+  auto chain = [](int k) { return "auto t = static_cast<" + repeat("intcast<", k) + "int>(in_ptr0[0]);"; };
+  std::optional<CppLimitBreach> b = check_cpp_limits(kernel_with(chain(16)));
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->line, 4);
+  EXPECT_NE(b->message.find("`name<` open at once"), std::string::npos);
+  EXPECT_FALSE(check_cpp_limits(kernel_with(chain(14))));
+  EXPECT_EQ(measure_cpp_text(kernel_with(chain(14))).max_open_angles, 15);
+  // Closed ones, other statements, shifts, <=, -> and >> do not add up.
+  EXPECT_FALSE(check_cpp_limits(kernel_with(repeat("auto t = static_cast<int64_t>(x) << 2;\n", 100))));
+  EXPECT_FALSE(check_cpp_limits(kernel_with("auto t = " + repeat("static_cast<float>(x) + ", 100) + "0;")));
+  EXPECT_FALSE(check_cpp_limits(kernel_with("auto t = " + repeat("a <= b && p->q > 1 && ", 30) + "1;")));
+  EXPECT_FALSE(check_cpp_limits(kernel_with("std::vector<std::vector<int>> v; " + repeat("auto t = a < b;\n", 40))));
+  EXPECT_EQ(measure_cpp_text(kernel_with("auto t = x0 < static_cast<int64_t>(16L) && x1 < static_cast<int64_t>(4L);")).max_open_angles, 3);
 }
 
 // Macros: what a use expands to counts, with the definitions in force; a bomb is refused where
@@ -207,6 +228,9 @@ TEST(CppLimits, AnalyzerRefusesTheKernelAndReadsTheRest) {
       {"chain", "auto tmp2 = float(tmp0" + repeat(" + tmp1", 200000) + ");"},
       {"tildes", "auto tmp2 = float(" + repeat("~", 5000) + "1);"},
   };
+  // `cast<intcast<intcast<...` 28 deep (an end-to-end mutation run made it): Clang's parser tried
+  // each `name<` both ways, 1.8 s at 20, 27 s at 24, past 30 s at 28, 1.3 GB.
+  cases.push_back({"name< chain", "auto tmp2 = static_cast<" + repeat("intcast<", 28) + "int>(tmp0);"});
   {
     std::string bomb = "#define A0 tmp1 +\n";
     for (int i = 1; i <= 30; ++i) bomb += "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" + std::to_string(i - 1) + "\n";
