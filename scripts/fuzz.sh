@@ -8,6 +8,9 @@
 #   scripts/fuzz.sh                 # every target, 60 s each
 #   FUZZ_SECONDS=300 scripts/fuzz.sh fuzz_python fuzz_triton
 #
+# The whole CLI on mutated real captures (crashes and hangs across every stage, Clang included):
+#   python3 tests/fuzz/mutate_captures.py --seconds 600
+#
 # Environment: FUZZ_SECONDS (per target, default 60), FUZZ_MAX_LEN (bytes, default 8192: at 64 KB
 # inputs the sanitized parsers ran at about 10 inputs per second on a loaded 2-core machine),
 # FUZZ_JOBS (build parallelism, default nproc).
