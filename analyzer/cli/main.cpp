@@ -6,7 +6,6 @@
 //
 // Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 nothing could be read
 // or bad usage. Output goes to stdout or to -o FILE, never anywhere else.
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -398,23 +397,10 @@ int run_cli(int argc, char** argv) {
 #endif
 }
 
-// Lets the main thread's stack grow to the size the pool threads get (ilint::kWorkerStackBytes,
-// 64 MB), as GCC does at startup: its default follows `ulimit -s` (8 MB here), and Clang, reading
-// C++ at the limits of analyzer/parse/cpp_limits.h, needs a few MB of it (more under ASan). Linux
-// checks the limit when the stack grows, so raising the soft limit now is enough. False when a
-// hard limit keeps it lower.
-bool raise_stack_limit() {
-  struct rlimit rl;
-  if (getrlimit(RLIMIT_STACK, &rl) != 0) return false;
-  const rlim_t want = ilint::kWorkerStackBytes;
-  if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want) return true;
-  if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want) return false;
-  rl.rlim_cur = want;
-  return setrlimit(RLIMIT_STACK, &rl) == 0;
-}
-
 int main(int argc, char** argv) {
-  if (raise_stack_limit()) return run_cli(argc, argv);
+  // Clang needs a few MB of stack at the limits of cpp_limits.h: the main thread's is raised to the
+  // pool threads' size (ilint::raise_stack_limit, parallel.h).
+  if (ilint::raise_stack_limit()) return run_cli(argc, argv);
   // Only under a hard stack limit: the run goes on a thread that has the stack. Not always, since a
   // second thread cost 4-18% on small captures on this 2-vCPU machine (its first allocations and
   // page faults).

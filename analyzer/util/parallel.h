@@ -3,6 +3,7 @@
 // not depend on which thread ran what.
 #pragma once
 #include <pthread.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <atomic>
@@ -22,6 +23,21 @@ namespace ilint {
 // code at the nesting limit of analyzer/parse/cpp_limits.h, needs ~3 MB (more under ASan). Only
 // the pages a thread touches are committed.
 inline constexpr size_t kWorkerStackBytes = size_t{64} << 20;
+
+// Lets the calling process's main thread grow its stack to kWorkerStackBytes, as GCC does at
+// startup: its default follows `ulimit -s` (8 MB here), and Clang, reading C++ at the limits of
+// analyzer/parse/cpp_limits.h, needs a few MB of it (more under ASan). Linux checks the limit when
+// the stack grows, so raising the soft limit is enough. False when a hard limit keeps it lower.
+// Called first thing by the CLI and the C++ readers' fuzz targets.
+inline bool raise_stack_limit() {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_STACK, &rl) != 0) return false;
+  const rlim_t want = kWorkerStackBytes;
+  if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want) return true;
+  if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want) return false;
+  rl.rlim_cur = want;
+  return setrlimit(RLIMIT_STACK, &rl) == 0;
+}
 
 // A thread with a kWorkerStackBytes stack (the platform's default if that cannot be had), joined
 // by join() or at destruction.

@@ -2,11 +2,10 @@
 // (ILINT_FUZZ_PCH_DIR), each input alone against preludes built in memory, so one comparison
 // covers both the batch and the way the prelude is loaded.
 #pragma once
-#include <sys/resource.h>
-
 #include <string>
 
 #include "analyzer/clang/clang_common.h"
+#include "analyzer/util/parallel.h"
 #include "fuzz_util.h"
 
 namespace ilint::fuzz {
@@ -29,13 +28,9 @@ inline void use_prelude_built_in_memory() { clangx::set_prelude_pch_dir(std::str
 }  // namespace ilint::fuzz
 
 // libFuzzer runs the target on the main thread, whose stack follows `ulimit -s`: raise it as the
-// CLI does (analyzer/cli/main.cpp), since Clang at the nesting limit of cpp_limits.h needs more
-// than 8 MB under ASan. Only the C++ readers' targets include this header.
+// CLI does, since Clang at the nesting limit of cpp_limits.h needs more than 8 MB under ASan. Only
+// the C++ readers' targets include this header.
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  struct rlimit rl;
-  if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < (rlim_t{64} << 20)) {
-    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= (rlim_t{64} << 20) ? (rlim_t{64} << 20) : rl.rlim_max;
-    setrlimit(RLIMIT_STACK, &rl);
-  }
+  ilint::raise_stack_limit();
   return 0;
 }

@@ -66,6 +66,26 @@ std::vector<Shape> deep_shapes() {
   };
 }
 
+// `#define <P>0 <leaf>`, then `#define <Pi> <Pi-1> <Pi-1>` up to <P><n> (whose definition ends with
+// `last_extra`): <P><n> expands to 2^n leaves.
+std::string doubling_macros(const std::string& p, const std::string& leaf, int n, const std::string& last_extra = "") {
+  std::string out = "#define " + p + "0 " + leaf + "\n";
+  for (int i = 1; i <= n; ++i) {
+    std::string prev = p + std::to_string(i - 1);
+    out += "#define " + p + std::to_string(i) + " " + prev + " " + prev + (i == n ? last_extra : "") + "\n";
+  }
+  return out;
+}
+
+// Copies fixture `name` to dst/name and returns the path of the copy's output_code.py in compile
+// folder `compile` (empty when there is none).
+fs::path copy_with_output_code(const fs::path& dst, const std::string& name, const std::string& compile) {
+  fs::copy(fixture(name), dst / name, fs::copy_options::recursive);
+  for (const auto& e : fs::recursive_directory_iterator(dst / name))
+    if (e.path().filename() == "output_code.py" && e.path().parent_path().filename() == compile) return e.path();
+  return {};
+}
+
 }  // namespace
 
 // The deepest C++ torch.compile wrote for the fixtures (kernels and cpp_wrapper sources) is
@@ -167,18 +187,15 @@ TEST(CppLimits, NameAngleChainsAreCountedPerStatement) {
 // Macros: what a use expands to counts, with the definitions in force; a bomb is refused where
 // its size passes the limit; a definition whose expansion the scan cannot bound is refused.
 TEST(CppLimits, MacrosCountAsWhatTheyExpandTo) {
-  std::string bomb = "#define A0 in_ptr0[0] +\n";
-  for (int i = 1; i <= 30; ++i) bomb += "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" + std::to_string(i - 1) + "\n";
-  std::string code = kernel_with(bomb + "auto t = A30 1;");
+  std::string code = kernel_with(doubling_macros("A", "in_ptr0[0] +", 30) + "auto t = A30 1;");
   std::optional<CppLimitBreach> b = check_cpp_limits(code);
   ASSERT_TRUE(b);
   EXPECT_EQ(b->line, 4 + 31);
   EXPECT_NE(b->message.find("expand to more than"), std::string::npos);
   // Twenty doublings, one use: 2^20 tokens, under the token limit, but each level an operator.
-  std::string small;
-  for (int i = 1; i <= 20; ++i) small += "#define B" + std::to_string(i) + " B" + std::to_string(i - 1) + " B" + std::to_string(i - 1) + "\n";
-  EXPECT_TRUE(check_cpp_limits(kernel_with("#define B0 ~\n" + small + "auto t = B20 1;")));
-  EXPECT_FALSE(check_cpp_limits(kernel_with("#define B0 ~\n" + small + "auto t = 1;")));  // defined, not used
+  const std::string small = doubling_macros("B", "~", 20);
+  EXPECT_TRUE(check_cpp_limits(kernel_with(small + "auto t = B20 1;")));
+  EXPECT_FALSE(check_cpp_limits(kernel_with(small + "auto t = 1;")));  // defined, not used
   // A macro of ten operators used 200 times in one statement.
   EXPECT_TRUE(check_cpp_limits(kernel_with("#define T ~~~~~~~~~~\nauto t = " + repeat("T ", 200) + "1;")));
   EXPECT_FALSE(check_cpp_limits(kernel_with("#define T ~~~~~~~~~~\n" + repeat("auto t = T 1;\n", 200))));
@@ -190,14 +207,12 @@ TEST(CppLimits, MacrosCountAsWhatTheyExpandTo) {
   EXPECT_FALSE(check_cpp_limits(kernel_with("#define X Y + 1\n#define Y X + 1\nauto t = X;")));
   // A cycle does not hide a bomb: B's cost met A20 while A20 was being costed (one token there),
   // but used alone B expands to A20's 2^20 tokens; 1000 uses of it are 2^30.
-  std::string doubling = "#define A0 1\n";
-  for (int i = 1; i <= 20; ++i) doubling += "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" + std::to_string(i - 1) + (i == 20 ? " B" : "") + "\n";
+  const std::string doubling = doubling_macros("A", "1", 20, " B");
   EXPECT_TRUE(check_cpp_limits(kernel_with(doubling + "#define B A20\nauto t = A20 1;\n" + repeat("auto u = B 1;\n", 1000))));
   EXPECT_FALSE(check_cpp_limits(kernel_with(doubling + "#define B A20\nauto t = A20 1;\n")));
   // Every cost in one cycle (nothing can be kept), doubling twenty times: the costing stops at its
   // work bound instead of running 2^20 times, and the source is refused.
-  std::string cycle = "#define C0 C20\n";
-  for (int i = 1; i <= 20; ++i) cycle += "#define C" + std::to_string(i) + " C" + std::to_string(i - 1) + " C" + std::to_string(i - 1) + "\n";
+  const std::string cycle = doubling_macros("C", "C20", 20);
   EXPECT_TRUE(check_cpp_limits(kernel_with(cycle + "auto t = C20 1;")));
   // Unbounded by a scan: a parameter used twice (D(D(D(x))) doubles at every level), `##`.
   std::optional<CppLimitBreach> twice = check_cpp_limits(kernel_with("#define D(x) x x\nauto t = D(D(1));"));
@@ -231,19 +246,12 @@ TEST(CppLimits, AnalyzerRefusesTheKernelAndReadsTheRest) {
   // `cast<intcast<intcast<...` 28 deep (an end-to-end mutation run made it): Clang's parser tried
   // each `name<` both ways, 1.8 s at 20, 27 s at 24, past 30 s at 28, 1.3 GB.
   cases.push_back({"name< chain", "auto tmp2 = static_cast<" + repeat("intcast<", 28) + "int>(tmp0);"});
-  {
-    std::string bomb = "#define A0 tmp1 +\n";
-    for (int i = 1; i <= 30; ++i) bomb += "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" + std::to_string(i - 1) + "\n";
-    cases.push_back({"macro bomb", bomb + "auto tmp2 = float(A30 tmp0);"});
-  }
+  cases.push_back({"macro bomb", doubling_macros("A", "tmp1 +", 30) + "auto tmp2 = float(A30 tmp0);"});
   Analysis base;
   run_analysis({fixture("s1_cpu")}, base);
   for (const auto& [what, stmt] : cases) {
     TempDir t;
-    fs::copy(fixture("s1_cpu"), t.path / "s1_cpu", fs::copy_options::recursive);
-    fs::path oc;
-    for (const auto& e : fs::recursive_directory_iterator(t.path))
-      if (e.path().filename() == "output_code.py" && e.path().parent_path().filename() == "model__0_inference_0.0") oc = e.path();
+    fs::path oc = copy_with_output_code(t.path, "s1_cpu", "model__0_inference_0.0");
     ASSERT_FALSE(oc.empty());
     std::string text = read_all(oc);
     size_t at = text.find(old_stmt);
@@ -361,16 +369,14 @@ TEST(CppLimits, DeepTemplateInstantiationStopsAtItsLimit) {
 // under 1 MB it crashed (SIGSEGV) before.
 TEST(CppLimits, TheCliReadsDeepKernelsUnderASmallStackLimit) {
   TempDir t;
-  fs::copy(fixture("s1_cpu"), t.path / "s1_cpu", fs::copy_options::recursive);
-  for (const auto& e : fs::recursive_directory_iterator(t.path)) {
-    if (e.path().filename() != "output_code.py" || e.path().parent_path().filename() != "model__0_inference_0.0") continue;
-    std::string text = read_all(e.path());
-    const std::string old_stmt = "auto tmp2 = float(tmp0 + tmp1);";
-    size_t at = text.find(old_stmt);
-    ASSERT_NE(at, std::string::npos);
-    text.replace(at, old_stmt.size(), "auto tmp2 = float(" + repeat("~", kMaxCppNestingEstimate - 20) + "1);");
-    write_all(e.path(), text);
-  }
+  fs::path oc = copy_with_output_code(t.path, "s1_cpu", "model__0_inference_0.0");
+  ASSERT_FALSE(oc.empty());
+  std::string text = read_all(oc);
+  const std::string old_stmt = "auto tmp2 = float(tmp0 + tmp1);";
+  size_t at = text.find(old_stmt);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, old_stmt.size(), "auto tmp2 = float(" + repeat("~", kMaxCppNestingEstimate - 20) + "1);");
+  write_all(oc, text);
   for (std::string limit : {"ulimit -S -s 1024", "ulimit -s 1024"}) {  // soft only; soft and hard
     std::string out;
     int rc = run_command("(" + limit + " && " + std::string(ILINT_BINARY) + " " + (t.path / "s1_cpu").string() +
@@ -388,10 +394,7 @@ TEST(CppLimits, TheCliReadsDeepKernelsUnderASmallStackLimit) {
 // compile is still read (s2_cpu_cppwrap's scan finding comes from the forward compile).
 TEST(CppLimits, AWrapperPastTheLimitIsNotReadAndTheRestIs) {
   TempDir t;
-  fs::copy(fixture("s2_cpu_cppwrap"), t.path / "cap", fs::copy_options::recursive);
-  fs::path oc;
-  for (const auto& e : fs::recursive_directory_iterator(t.path))
-    if (e.path().filename() == "output_code.py" && e.path().parent_path().filename() == "model__0_backward_3.1") oc = e.path();
+  fs::path oc = copy_with_output_code(t.path, "s2_cpu_cppwrap", "model__0_backward_3.1");
   ASSERT_FALSE(oc.empty());
   std::string text = read_all(oc);
   size_t entry = text.find("void inductor_entry_impl(");
@@ -401,7 +404,7 @@ TEST(CppLimits, AWrapperPastTheLimitIsNotReadAndTheRestIs) {
   int line = 2 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(body), '\n'));
   write_all(oc, text);
   Analysis a;
-  run_analysis({(t.path / "cap").string()}, a);
+  run_analysis({(t.path / "s2_cpu_cppwrap").string()}, a);
   int refused = 0;
   for (const auto& d : a.diags.sorted()) {
     if (d.code != "cpp-wrapper-parse" || d.message.find("not read by Clang") == std::string::npos) continue;
