@@ -15,6 +15,7 @@
 
 #include "analyzer/clang/clang_common.h"
 #include "analyzer/clang/clang_reader.h"
+#include "analyzer/parse/cpp_kernel_facts.h"
 #include "analyzer/util/hash.h"
 #include "analyzer/util/parallel.h"
 #include "analyzer/util/text.h"
@@ -24,6 +25,7 @@ namespace ilint {
 namespace {
 
 using namespace clangx;
+using cpp_kernel_facts::accumulator_base;
 
 const char kPrelude[] =
 #include "analyzer/clang/prelude/cpp_prefix_prelude.inc"
@@ -73,20 +75,6 @@ struct StoreSite {
   std::string var;
   std::vector<const clang::ForStmt*> loops;
 };
-
-// tmp_acc0, tmp_acc0_vec, tmp_acc0_arr, tmp_acc0_local -> "tmp_acc0"; "" otherwise.
-std::string accumulator_base(const std::string& name) {
-  // By hand: called for every local variable of every kernel.
-  if (name.rfind("tmp_acc", 0) != 0) return "";
-  size_t i = 7;
-  while (i < name.size() && name[i] >= '0' && name[i] <= '9') ++i;
-  if (i == 7) return "";
-  if (i == name.size()) return name;
-  if (name[i] != '_' || i + 1 == name.size()) return "";
-  for (size_t j = i + 1; j < name.size(); ++j)
-    if (!is_ident_char(name[j])) return "";
-  return name.substr(0, i);
-}
 
 std::string binop_name(clang::BinaryOperatorKind k) {
   using K = clang::BinaryOperatorKind;
@@ -708,16 +696,7 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
     std::string op;
     std::vector<std::string> unused;
     classify(rhs, op, unused);
-    static const std::map<std::string, std::string> calls = {
-        {"call:max_propagate_nan", "max"}, {"call:min_propagate_nan", "min"}, {"call:maximum", "max"},
-        {"call:minimum", "min"}, {"call:welford_combine", "welford"}, {"call:argmax_combine", "argmax"},
-        {"call:argmin_combine", "argmin"}, {"call:sum_masked_reduce", "add"}, {"call:prod_masked_reduce", "mul"},
-        {"call:max_masked_reduce", "max"}, {"call:min_masked_reduce", "min"},
-        {"call:cascade_sum_combine", "add"}, {"call:xor_sum_masked_reduce", "xor_sum"},
-        {"add", "add"}, {"mul", "mul"}, {"xor", "xor_sum"}, {"or", "any"}, {"lor", "any"}, {"and", "all"},
-        {"land", "all"}};
-    auto it = calls.find(op);
-    combine = it == calls.end() ? "unknown" : it->second;
+    combine = cpp_kernel_facts::combine_of_update(op);
   }
 
   // One ReduceOp per accumulator family (tmp_acc0, tmp_acc0_vec, ...): the combine and length

@@ -9,6 +9,8 @@
 #include <re2/re2.h>
 
 #include "analyzer/ingest/ingest.h"
+#include "analyzer/parse/cpp_hand.h"
+#include "analyzer/parse/cpp_kernel_hand.h"
 #include "analyzer/parse/fx_json.h"
 #include "analyzer/parse/fx_text.h"
 #include "analyzer/parse/json_events_sax.h"
@@ -219,7 +221,21 @@ void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, si
 }  // namespace
 
 void read_cpp_kernels(const std::vector<CppKernelJob>& cpp_kernels, DiagSink& diags, int jobs) {
-  if (cpp_kernel_reader() && !cpp_kernels.empty()) cpp_kernel_reader()(cpp_kernels, diags, jobs);
+  if (cpp_kernels.empty()) return;
+  if (!cpp_hand_readers_enabled()) {
+    if (cpp_kernel_reader()) cpp_kernel_reader()(cpp_kernels, diags, jobs);
+    return;
+  }
+  // The hand reader first (cpp_hand.h); what it declines goes to the installed reader (Clang),
+  // which is then loaded only when some kernel needs it.
+  std::vector<char> read(cpp_kernels.size(), 0);
+  parallel_for(cpp_kernels.size(), jobs, [&](size_t i) {
+    if (cpp_kernels[i].kernel) read[i] = read_cpp_kernel_hand(*cpp_kernels[i].kernel, cpp_kernels[i].file);
+  });
+  std::vector<CppKernelJob> declined;
+  for (size_t i = 0; i < cpp_kernels.size(); ++i)
+    if (!read[i]) declined.push_back(cpp_kernels[i]);
+  if (cpp_kernel_reader() && !declined.empty()) cpp_kernel_reader()(declined, diags, jobs);
 }
 
 size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags, int jobs,

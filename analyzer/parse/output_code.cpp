@@ -255,8 +255,8 @@ void parse_output_code(const FilePath& path, const std::string& text, Compile& c
     if (cpp) {
       if (cpp_kernels_to_read) {
         cpp_kernels_to_read->push_back(c.kernels.size() - 1);
-      } else if (cpp_kernel_reader()) {
-        cpp_kernel_reader()({CppKernelJob{&c.kernels.back(), path}}, diags, 1);
+      } else {
+        read_cpp_kernels({CppKernelJob{&c.kernels.back(), path}}, diags, 1);
       }
     }
   }

@@ -17,10 +17,13 @@ constexpr bool kLazy = true;
 constexpr bool kLazy = false;
 #endif
 
-// The dynamic loader's list of every file it maps (LD_DEBUG=files, on stderr).
-std::string loaded_files(const std::string& args) {
+// The dynamic loader's list of every file it maps (LD_DEBUG=files, on stderr). `env` goes
+// before the command: the tests of how the module loads set ILINT_CPP_READER=clang, since the
+// hand readers (analyzer/parse/cpp_hand.h) read the fixtures' C++ without it.
+std::string loaded_files(const std::string& args, const std::string& env = "ILINT_CPP_READER=clang ") {
   std::string out;
-  run_command("LD_DEBUG=files " + std::string(ILINT_BINARY) + " " + args + " -o /dev/null --fail-on never 2>&1 >/dev/null",
+  run_command(env + "LD_DEBUG=files " + std::string(ILINT_BINARY) + " " + args +
+                  " -o /dev/null --fail-on never 2>&1 >/dev/null",
               &out);
   return out;
 }
@@ -61,8 +64,11 @@ TEST(ClangPlugin, MissingModuleIsOneWarningAndTheRestIsRead) {
   const std::string missing = "/nonexistent/libilint-clang.so";
   for (const char* fx : {"s2_cpu", "s1_cpu_cppwrap"}) {
     std::string with, without;
-    int rc_with = run_binary(fixture(fx) + " --format json --fail-on never", &with);
-    int rc_without = run_command("ILINT_CLANG_PLUGIN=" + missing + " " + std::string(ILINT_BINARY) + " " + fixture(fx) +
+    int rc_with = run_command("ILINT_CPP_READER=clang " + std::string(ILINT_BINARY) + " " + fixture(fx) +
+                                  " --format json --fail-on never 2>/dev/null",
+                              &with);
+    int rc_without = run_command("ILINT_CPP_READER=clang ILINT_CLANG_PLUGIN=" + missing + " " +
+                                     std::string(ILINT_BINARY) + " " + fixture(fx) +
                                      " --format json --fail-on never 2>/dev/null",
                                  &without);
     EXPECT_EQ(rc_with, 0) << fx;
@@ -81,4 +87,14 @@ TEST(ClangPlugin, MissingModuleIsOneWarningAndTheRestIsRead) {
     ASSERT_EQ(a["compiles"].size(), b["compiles"].size()) << fx;
     EXPECT_GT(b["compiles"].size(), 0u) << fx;
   }
+}
+
+TEST(ClangPlugin, KernelsTheHandReaderReadsNeverMapClang) {
+  if (!kLazy) GTEST_SKIP() << "this CLI links the Clang reader in";
+  // s2_cpu: four cpp_pybinding kernels, all in the hand reader's vocabulary (cpp_kernel_hand.h).
+  std::string files = loaded_files(fixture("s2_cpu") + " --format json -j2", "");
+  ASSERT_NE(files.find("libc.so"), std::string::npos) << "LD_DEBUG gave no file list:\n" << files;
+  EXPECT_EQ(files.find("libilint-clang.so"), std::string::npos) << files;
+  // ...and the same run under ILINT_CPP_READER=clang does map it (the test above).
+  EXPECT_NE(loaded_files(fixture("s2_cpu") + " --format json -j2").find("libilint-clang.so"), std::string::npos);
 }

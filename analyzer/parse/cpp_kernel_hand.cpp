@@ -1,0 +1,2463 @@
+// The hand reader of Inductor's C++ kernels. What it reads and why: cpp_kernel_hand.h.
+//
+// Three parts, in the order they run on a kernel:
+//  1. Lexer: tokens with Clang's line and column (bytes, 1-based, lines ended by \n, \r\n or
+//     \r). #include lines are skipped as the Clang path blanks them; `#pragma omp`,
+//     `#pragma GCC ivdep` and `#pragma GCC unroll N` are what Inductor writes (Clang, without
+//     -fopenmp, ignores the first two; the third must precede a loop); any other directive
+//     declines.
+//  2. Parser: a tree per statement and expression with the type of every value under the
+//     prelude's declarations. The tree holds what Clang's AST holds that the Clang reader looks
+//     at, with Clang's choices made: `a + b` on two Vectorized is an overloaded operator call, on
+//     two floats a builtin operator; `Vectorized<float>(x)` is a functional cast, `Vectorized<float>()`
+//     a temporary object. Implicit conversions are not represented (the Clang reader strips them).
+//  3. Walk: the Clang reader's KernelVisitor (analyzer/clang/kernel_reader.cpp), statement for
+//     statement over this tree, in the same (pre-order) traversal.
+// Declining is an exception (Declined) thrown anywhere and caught once per kernel.
+#include "analyzer/parse/cpp_kernel_hand.h"
+
+#include "analyzer/parse/cpp_kernel_facts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
+namespace ilint {
+
+namespace {
+
+using cpp_kernel_facts::accumulator_base;
+
+struct Declined {
+  std::string why;
+};
+[[noreturn]] void decline(std::string why) { throw Declined{std::move(why)}; }
+
+// Nesting depth past which the reader declines (Clang's own limits then apply); the deepest
+// real kernel nests 58 levels (cpp_limits.h).
+constexpr int kMaxDepth = 200;
+
+// ------------------------------------------------------------------ lexer
+
+enum class TK { Ident, Int, Float, String, Punct, Unroll, End };
+
+struct Token {
+  TK kind = TK::End;
+  std::string_view text;
+  int line = 0, col = 0;
+  size_t begin = 0, end = 0;  // byte offsets in the source
+};
+
+bool ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+std::vector<Token> lex(std::string_view s) {
+  std::vector<Token> out;
+  out.reserve(s.size() / 4);
+  size_t i = 0, line_start = 0;
+  int line = 1;
+  bool at_line_start = true;
+  auto newline = [&](size_t at) {  // `at` is the first byte of the line end
+    if (s[at] == '\r' && at + 1 < s.size() && s[at + 1] == '\n') ++at;
+    ++line;
+    line_start = at + 1;
+    at_line_start = true;
+    return at + 1;
+  };
+  auto rest_of_line = [&](size_t from) {
+    size_t e = from;
+    while (e < s.size() && s[e] != '\n' && s[e] != '\r') ++e;
+    return e;
+  };
+  static constexpr std::string_view kPuncts[] = {
+      "<<=", ">>=", "...", "::", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=",
+      "*=",  "/=",  "%=",  "&=", "|=", "^=", "{",  "}",  "(",  ")",  "[",  "]",  ";",  ",",  ":",  "?",
+      "<",   ">",   "=",   "+",  "-",  "*",  "/",  "%",  "&",  "|",  "^",  "!",  "~",  "."};
+  while (i < s.size()) {
+    char c = s[i];
+    if (c == '\n' || c == '\r') {
+      i = newline(i);
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\f' || c == '\v') {
+      ++i;
+      continue;
+    }
+    if (c == '\\') decline("a backslash outside a string");
+    if (c == '/' && i + 1 < s.size() && s[i + 1] == '/') {
+      size_t e = rest_of_line(i);
+      if (e > i && s[e - 1] == '\\') decline("a line comment continued by a backslash");
+      i = e;
+      continue;
+    }
+    if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
+      size_t e = s.find("*/", i + 2);
+      if (e == std::string_view::npos) decline("an unterminated comment");
+      for (size_t j = i; j < e; ++j)
+        if (s[j] == '\n' || s[j] == '\r') {
+          newline(j);
+          if (s[j] == '\r' && j + 1 < e && s[j + 1] == '\n') ++j;
+        }
+      at_line_start = false;
+      i = e + 2;
+      continue;
+    }
+    if (c == '#') {
+      if (!at_line_start) decline("a '#' after code on its line");
+      size_t e = rest_of_line(i);
+      if (e > i && s[e - 1] == '\\') decline("a directive continued by a backslash");
+      std::string_view d = s.substr(i + 1, e - i - 1);
+      auto words_of = [](std::string_view t) {
+        std::vector<std::string_view> w;
+        size_t p = 0;
+        while (p < t.size()) {
+          while (p < t.size() && (t[p] == ' ' || t[p] == '\t')) ++p;
+          size_t q = p;
+          while (q < t.size() && t[q] != ' ' && t[q] != '\t') ++q;
+          if (q > p) w.push_back(t.substr(p, q - p));
+          p = q;
+        }
+        return w;
+      };
+      auto w = words_of(d);
+      if (!w.empty() && w[0] == "include") {
+        // blank_includes() blanks only lines starting "#include" (no space after '#').
+        if (s.compare(i, 8, "#include") != 0) decline("an #include spelled with a space after '#'");
+      } else if (w.size() >= 2 && w[0] == "pragma" && w[1] == "omp") {
+      } else if (w.size() == 3 && w[0] == "pragma" && w[1] == "GCC" && w[2] == "ivdep") {
+      } else if (w.size() == 4 && w[0] == "pragma" && w[1] == "GCC" && w[2] == "unroll" &&
+                 std::all_of(w[3].begin(), w[3].end(), digit) && w[3].size() <= 4 && w[3][0] != '0') {
+        Token t;
+        t.kind = TK::Unroll;
+        t.text = s.substr(i, e - i);
+        t.line = line;
+        t.col = static_cast<int>(i - line_start) + 1;
+        t.begin = i;
+        t.end = e;
+        out.push_back(t);
+      } else {
+        decline("a preprocessor directive other than #include, #pragma omp and #pragma GCC ivdep/unroll");
+      }
+      i = e;
+      continue;
+    }
+    at_line_start = false;
+    Token t;
+    t.line = line;
+    t.col = static_cast<int>(i - line_start) + 1;
+    t.begin = i;
+    if (ident_start(c)) {
+      size_t e = i;
+      while (e < s.size() && ident_char(s[e])) ++e;
+      t.kind = TK::Ident;
+      t.end = e;
+    } else if (digit(c) || (c == '.' && i + 1 < s.size() && digit(s[i + 1]))) {
+      // A pp-number, then classified.
+      size_t e = i;
+      bool is_float = false;
+      while (e < s.size()) {
+        char d = s[e];
+        if ((d == 'e' || d == 'E') && e + 1 < s.size() && (s[e + 1] == '+' || s[e + 1] == '-')) {
+          is_float = true;
+          e += 2;
+          continue;
+        }
+        if (d == '.') is_float = true;
+        if (ident_char(d) || d == '.') {
+          ++e;
+          continue;
+        }
+        if (d == '\'') decline("a digit separator");
+        break;
+      }
+      std::string_view num = s.substr(i, e - i);
+      if (num.size() > 1 && num[0] == '0' && (num[1] == 'x' || num[1] == 'X' || num[1] == 'b' || num[1] == 'B'))
+        decline("a hexadecimal or binary number");
+      if (!is_float)
+        for (char d : num)
+          if (d == 'e' || d == 'E') is_float = true;
+      t.kind = is_float ? TK::Float : TK::Int;
+      t.end = e;
+    } else if (c == '"') {
+      size_t e = i + 1;
+      while (e < s.size() && s[e] != '"' && s[e] != '\\' && s[e] != '\n' && s[e] != '\r') ++e;
+      if (e >= s.size() || s[e] != '"') decline("a string with escapes or without its closing quote");
+      t.kind = TK::String;
+      t.end = e + 1;
+    } else {
+      t.kind = TK::Punct;
+      for (std::string_view p : kPuncts)
+        if (s.compare(i, p.size(), p) == 0) {
+          t.end = i + p.size();
+          break;
+        }
+      if (t.end == 0) decline(std::string("the character '") + (static_cast<unsigned char>(c) < 0x80 ? std::string(1, c) : "\\x..") + "'");
+    }
+    t.text = s.substr(t.begin, t.end - t.begin);
+    out.push_back(t);
+    i = t.end;
+  }
+  Token end;
+  end.kind = TK::End;
+  end.line = line;
+  end.col = static_cast<int>(i - line_start) + 1;
+  end.begin = end.end = s.size();
+  out.push_back(end);
+  return out;
+}
+
+// ------------------------------------------------------------------ types
+
+// Builtin and prelude scalar types, canonical (int64_t is long, as on Linux x86-64).
+enum class Scalar { Void, Bool, Char, SChar, UChar, Short, UShort, Int, UInt, Long, ULong, LongLong, ULongLong,
+                    Float, Double, BF16, Half, F8E4M3, F8E5M2 };
+
+bool is_class_scalar(Scalar s) { return s == Scalar::BF16 || s == Scalar::Half || s == Scalar::F8E4M3 || s == Scalar::F8E5M2; }
+bool is_unsigned(Scalar s) {
+  return s == Scalar::UChar || s == Scalar::UShort || s == Scalar::UInt || s == Scalar::ULong || s == Scalar::ULongLong;
+}
+bool is_integer(Scalar s) { return s >= Scalar::Bool && s <= Scalar::ULongLong; }
+bool is_floating(Scalar s) { return s == Scalar::Float || s == Scalar::Double; }
+
+DType dtype_of(Scalar s) {
+  switch (s) {
+    case Scalar::Bool: return DType::Bool;
+    case Scalar::Char:
+    case Scalar::SChar: return DType::I8;
+    case Scalar::UChar: return DType::U8;
+    case Scalar::Short: return DType::I16;
+    case Scalar::Int: return DType::I32;
+    case Scalar::Long:
+    case Scalar::LongLong: return DType::I64;
+    case Scalar::Float: return DType::F32;
+    case Scalar::Double: return DType::F64;
+    case Scalar::BF16: return DType::BF16;
+    case Scalar::Half: return DType::F16;
+    case Scalar::F8E4M3: return DType::F8E4M3;
+    case Scalar::F8E5M2: return DType::F8E5M2;
+    default: return DType::Unknown;
+  }
+}
+
+struct Type {
+  enum Kind { None, Scalar_, Ptr, Vec, VecN, Mask, Array, Lambda };
+  Kind kind = None;
+  Scalar elem = Scalar::Void;  // the scalar, or the element type of the others
+  int n = 0;                   // VectorizedN / VecMask count, array length
+  bool const_elem = false;     // Ptr: pointer to const
+  int lambda = -1;             // Lambda: index of the lambda
+  bool operator==(const Type& o) const {
+    return kind == o.kind && elem == o.elem && n == o.n && lambda == o.lambda &&
+           (kind != Ptr || const_elem == o.const_elem);
+  }
+  bool is_scalar() const { return kind == Scalar_; }
+  bool is_arith() const { return kind == Scalar_ && elem != Scalar::Void; }  // class scalars included
+  bool is_vector() const { return kind == Vec || kind == VecN; }
+  bool is_class() const {
+    return kind == Vec || kind == VecN || kind == Mask || kind == Array || kind == Lambda ||
+           (kind == Scalar_ && is_class_scalar(elem));
+  }
+};
+
+Type scalar(Scalar s) { return Type{Type::Scalar_, s}; }
+Type vec_of(Scalar s, int n) { return n == 1 ? Type{Type::Vec, s, 0} : Type{Type::VecN, s, n}; }
+
+DType elem_dtype(const Type& t) {
+  if (t.kind == Type::None || t.kind == Type::Lambda) return DType::Unknown;
+  return dtype_of(t.elem);
+}
+
+// The type a builtin arithmetic operator computes in: class scalars convert to float (their only
+// conversion), small integers promote to int; unsigned types are not modelled (declined).
+Scalar promote(Scalar s) {
+  if (is_class_scalar(s)) return Scalar::Float;
+  if (is_unsigned(s)) decline("unsigned arithmetic");
+  if (s == Scalar::Bool || s == Scalar::Char || s == Scalar::SChar || s == Scalar::Short) return Scalar::Int;
+  return s;
+}
+Scalar usual(Scalar a, Scalar b) {
+  a = promote(a);
+  b = promote(b);
+  if (a == Scalar::Void || b == Scalar::Void) decline("arithmetic on void");
+  if (a == Scalar::Double || b == Scalar::Double) return Scalar::Double;
+  if (a == Scalar::Float || b == Scalar::Float) return Scalar::Float;
+  auto rank = [](Scalar s) { return s == Scalar::LongLong ? 3 : s == Scalar::Long ? 2 : 1; };
+  return rank(a) >= rank(b) ? a : b;
+}
+
+// ------------------------------------------------------------------ tree
+
+struct Var {
+  std::string name;
+  Type type;
+  bool kernel_param = false;  // a parameter of the kernel function (params_ of the visitor)
+  bool loop = false;          // a for loop's variable
+  bool lambda_param = false;
+  bool is_const = false;      // `const int64_t ks0`
+};
+
+struct Stmt;
+
+struct Node {
+  enum Kind { VarRef, IntLit, FloatLit, BoolLit, StrLit, Paren, Unary, Binary, OpCall, Cond, Call, MemberCall,
+              Subscript, ExplicitCast, TempObject, Lambda };
+  Kind kind = VarRef;
+  std::string_view op;         // Unary/Binary/OpCall: the operator ("+", "+=", "-" unary, "()", "[]")
+  std::string name;            // Call/MemberCall: the callee's name
+  Type type;
+  std::vector<Node*> kids;     // in the order of Clang's children(): what collect_operands walks
+  const Var* var = nullptr;    // VarRef
+  size_t b = 0, e = 0;         // first byte of the first token, one past the last token
+  int line = 0, col = 0;       // Clang's getBeginLoc()
+  int op_line = 0, op_col = 0; // the operator token (assignments)
+  Type written;                // ExplicitCast: the type as written
+  bool static_cast_ = false;   // ExplicitCast: `static_cast<T>(x)` (not `T(x)`)
+  double value = 0;            // literals
+  int64_t ivalue = 0;
+  Stmt* body = nullptr;        // Lambda
+};
+
+struct Stmt {
+  enum Kind { Compound, For, If, Decl, Expr, Return, Null };
+  Kind kind = Null;
+  std::vector<Stmt*> kids;           // Compound
+  Stmt* init = nullptr;              // For
+  Node* cond = nullptr;              // For, If
+  Node* inc = nullptr;               // For
+  Stmt* then = nullptr, *els = nullptr;  // If; For's body is `then`
+  Var* var = nullptr;                // Decl
+  Node* expr = nullptr;              // Decl init, Expr, Return value
+  int line = 0, col = 0;             // Decl: the name
+};
+
+struct LambdaInfo {
+  std::optional<Type> ret;  // deduced from the first return
+};
+
+// ------------------------------------------------------------------ parser
+
+struct Function {
+  std::string name;
+  int line = 0;
+  std::vector<Var*> params;
+  std::vector<KernelParam> kernel_params;
+  Stmt* body = nullptr;
+};
+
+class Parser {
+ public:
+  Parser(std::string_view src, std::vector<Token> toks) : src_(src), t_(std::move(toks)) {}
+
+  Function parse_function() {
+    Function f;
+    if (is("extern")) {
+      ++p_;
+      if (cur().kind != TK::String || cur().text != "\"C\"") decline("extern other than \"C\"");
+      ++p_;
+    }
+    if (!is("void")) decline("a kernel that does not start with `void`");
+    f.line = cur().line;
+    ++p_;
+    if (cur().kind != TK::Ident || is_reserved_name(cur().text)) decline("no kernel name, or a reserved one");
+    f.name = std::string(cur().text);
+    ++p_;
+    expect("(");
+    scopes_.emplace_back();
+    if (!is(")")) {
+      for (;;) {
+        parse_param(f);
+        if (is(",")) {
+          ++p_;
+          continue;
+        }
+        break;
+      }
+    }
+    expect(")");
+    if (!is("{")) decline("a kernel declaration without a body");
+    f.body = parse_compound(/*new_scope=*/true);
+    scopes_.pop_back();
+    if (cur().kind != TK::End) decline("more than one function in the kernel source");
+    return f;
+  }
+
+  std::vector<LambdaInfo> lambdas;
+
+  // The parse keeps recursion bounded, but an expression can still be a deep tree without
+  // nesting in the text (`t0 + t1 + ... + t200000` is 200000 levels of left operands). The walk
+  // recurses over the tree, so a tree deeper than this is declined (Clang's limits then apply,
+  // cpp_limits.h); checked without recursion.
+  static void check_tree_depth(const Function& f) {
+    constexpr int kMaxTreeDepth = 1000;
+    struct Item {
+      const Stmt* s;
+      const Node* n;
+      int depth;
+    };
+    std::vector<Item> work{{f.body, nullptr, 0}};
+    while (!work.empty()) {
+      Item it = work.back();
+      work.pop_back();
+      if (it.depth > kMaxTreeDepth) decline("an expression deeper than the hand reader walks");
+      if (it.s) {
+        const Stmt* s = it.s;
+        for (const Stmt* k : s->kids) work.push_back({k, nullptr, it.depth + 1});
+        for (const Stmt* k : {s->init, s->then, s->els})
+          if (k) work.push_back({k, nullptr, it.depth + 1});
+        for (const Node* n : {s->cond, s->inc, s->expr})
+          if (n) work.push_back({nullptr, n, it.depth + 1});
+      } else {
+        for (const Node* k : it.n->kids) work.push_back({nullptr, k, it.depth + 1});
+        if (it.n->body) work.push_back({it.n->body, nullptr, it.depth + 1});
+      }
+    }
+  }
+
+ private:
+  // ---- tokens
+  const Token& cur() const { return t_[p_]; }
+  const Token& peek(size_t k = 1) const { return t_[std::min(p_ + k, t_.size() - 1)]; }
+  bool is(std::string_view text) const {
+    return (cur().kind == TK::Punct || cur().kind == TK::Ident) && cur().text == text;
+  }
+  bool peek_is(size_t k, std::string_view text) const {
+    const Token& t = peek(k);
+    return (t.kind == TK::Punct || t.kind == TK::Ident) && t.text == text;
+  }
+  void expect(std::string_view text) {
+    if (!is(text)) decline("expected '" + std::string(text) + "'");
+    ++p_;
+  }
+  std::string_view ident() {
+    if (cur().kind != TK::Ident) decline("expected a name");
+    return t_[p_++].text;
+  }
+  size_t prev_end() const { return t_[p_ - 1].end; }
+
+  template <class T>
+  T* make() {
+    if (++allocated_ > 2000000) decline("a kernel too large for the hand reader");
+    if constexpr (std::is_same_v<T, Node>) return &nodes_.emplace_back();
+    else if constexpr (std::is_same_v<T, Stmt>) return &stmts_.emplace_back();
+    else return &vars_.emplace_back();
+  }
+  Node* node(Node::Kind k, const Token& at) {
+    Node* n = make<Node>();
+    n->kind = k;
+    n->b = at.begin;
+    n->line = at.line;
+    n->col = at.col;
+    return n;
+  }
+
+  struct DepthGuard {
+    explicit DepthGuard(int& d) : d_(d) {
+      if (++d_ > kMaxDepth) decline("nesting deeper than the hand reader follows");
+    }
+    ~DepthGuard() { --d_; }
+    int& d_;
+  };
+
+  // ---- scopes
+  const Var* lookup(std::string_view name) const {
+    for (size_t i = scopes_.size(); i-- > 0;) {
+      for (const Var* v : scopes_[i])
+        if (v->name == name) {
+          if (i < barrier_) decline("a lambda without captures uses a local");
+          return v;
+        }
+    }
+    return nullptr;
+  }
+  void declare(Var* v) {
+    for (const Var* o : scopes_.back())
+      if (o->name == v->name) decline("a name declared twice in one scope");
+    if (is_reserved_name(v->name)) decline("a variable named like a type or function");
+    scopes_.back().push_back(v);
+  }
+  // Names the reader does not let a declaration take: C++ keywords (a syntax error for Clang),
+  // and the prelude's own global names and namespaces (a clash, or a shadowing the reader would
+  // have to follow).
+  static bool is_reserved_name(std::string_view n) {
+    static const std::set<std::string_view> keywords = {
+        "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
+        "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
+        "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
+        "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
+        "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+        "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
+        "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
+        "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
+        "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "restrict",
+        "final", "override", "import", "module"};
+    static const std::set<std::string_view> prelude = {
+        "Welford", "IsVecType", "welford_combine", "WeightRecp", "welford_vec_reduce_all", "max_propagate_nan",
+        "min_propagate_nan", "sum_masked_reduce", "prod_masked_reduce", "max_masked_reduce", "min_masked_reduce",
+        "xor_sum_masked_reduce", "CascadeSumHelper", "cascade_sum_combine", "cascade_sum_final", "IndexValue",
+        "argmin_combine", "argmax_combine", "flag_to_float_scalar", "flag_to_float_vec", "exp_u20", "fexp_u20",
+        "neg", "sign", "c10_div_floor_integer", "div_floor_integer", "div_floor_floating_vec", "fmod", "mod",
+        "masked_load", "randn_cpu", "rand_cpu", "randint64_cpu", "atomic_add", "atomic_add_vec"};
+    if (keywords.count(n) || prelude.count(n)) return true;
+    static const std::set<std::string_view> reserved = {
+        "at", "c10", "std", "omp_get_thread_num", "omp_get_num_threads", "omp_get_max_threads", "int8_t", "int16_t",
+        "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t", "ptrdiff_t", "C10_LIKELY",
+        "C10_UNLIKELY", "__at_align__", "C10_ALWAYS_INLINE", "INDUCTOR_PREFIX_PRELUDE", "__builtin_expect",
+        "Welford", "IsVecType", "kernel_param"};
+    return reserved.count(n) > 0 || n.rfind("__", 0) == 0;
+  }
+
+  // ---- types as written
+
+  // A scalar type name at the cursor (keyword, typedef or c10/at class), consumed; nullopt
+  // (nothing consumed) when there is none.
+  std::optional<Scalar> scalar_type_name() {
+    static const std::map<std::string_view, Scalar> words = {
+        {"void", Scalar::Void},       {"bool", Scalar::Bool},       {"char", Scalar::Char},
+        {"short", Scalar::Short},     {"int", Scalar::Int},         {"long", Scalar::Long},
+        {"float", Scalar::Float},     {"double", Scalar::Double},   {"int8_t", Scalar::SChar},
+        {"int16_t", Scalar::Short},   {"int32_t", Scalar::Int},     {"int64_t", Scalar::Long},
+        {"uint8_t", Scalar::UChar},   {"uint16_t", Scalar::UShort}, {"uint32_t", Scalar::UInt},
+        {"uint64_t", Scalar::ULong},  {"size_t", Scalar::ULong}};
+    if (cur().kind != TK::Ident) return std::nullopt;
+    if (cur().text == "at" || cur().text == "c10") {
+      if (!peek_is(1, "::") || peek(2).kind != TK::Ident) return std::nullopt;
+      std::string_view n = peek(2).text;
+      Scalar s;
+      if (n == "BFloat16") s = Scalar::BF16;
+      else if (n == "Half") s = Scalar::Half;
+      else if (n == "Float8_e4m3fn") s = Scalar::F8E4M3;
+      else if (n == "Float8_e5m2") s = Scalar::F8E5M2;
+      else return std::nullopt;
+      p_ += 3;
+      return s;
+    }
+    if (cur().text == "unsigned" || cur().text == "signed") decline("an unsigned/signed type spelled in words");
+    auto it = words.find(cur().text);
+    if (it == words.end()) return std::nullopt;
+    if ((cur().text == "long" || cur().text == "short") && peek(1).kind == TK::Ident &&
+        (peek(1).text == "long" || peek(1).text == "int" || peek(1).text == "double"))
+      decline("a type spelled in several words");
+    ++p_;
+    return it->second;
+  }
+
+  // `at::vec::Vectorized<T>`, `at::vec::VectorizedN<T, N>`, `at::vec::VecMask<T, N>` at the
+  // cursor, consumed; nullopt when there is none.
+  std::optional<Type> vec_type_name() {
+    if (!(is("at") && peek_is(1, "::") && peek_is(2, "vec") && peek_is(3, "::"))) return std::nullopt;
+    std::string_view n = peek(4).text;
+    if (peek(4).kind != TK::Ident || (n != "Vectorized" && n != "VectorizedN" && n != "VecMask")) return std::nullopt;
+    if (!peek_is(5, "<")) decline("a vector class without template arguments");
+    p_ += 6;
+    Scalar e = template_scalar();
+    int count = 1;
+    if (n != "Vectorized") {
+      expect(",");
+      count = template_int();
+      if (count < 1 || count > 64) decline("a vector of an unusual count");
+    }
+    expect(">");
+    if (n == "Vectorized") return Type{Type::Vec, e, 0};
+    if (n == "VectorizedN") return Type{Type::VecN, e, count};
+    return Type{Type::Mask, e, count};
+  }
+
+  Scalar template_scalar() {
+    auto s = scalar_type_name();
+    if (!s || *s == Scalar::Void) decline("a template argument that is not a scalar type");
+    return *s;
+  }
+  int template_int() {
+    if (cur().kind != TK::Int) decline("a template argument that is not a plain number");
+    int64_t v = int_value(cur().text);
+    ++p_;
+    if (v > 1000000) decline("a large template argument");
+    return static_cast<int>(v);
+  }
+
+  // A declaration's type: auto, a scalar, a vector class, std::array<T, N>. nullopt, nothing
+  // consumed, when the cursor is not at one.
+  std::optional<Type> decl_type(bool* is_auto) {
+    *is_auto = false;
+    if (is("auto")) {
+      ++p_;
+      *is_auto = true;
+      return Type{};
+    }
+    if (auto v = vec_type_name()) return v;
+    if (is("std") && peek_is(1, "::") && peek_is(2, "array") && peek_is(3, "<")) {
+      p_ += 4;
+      Scalar e = template_scalar();
+      expect(",");
+      int n = template_int();
+      if (n < 1) decline("an empty array");
+      expect(">");
+      return Type{Type::Array, e, n};
+    }
+    size_t save = p_;
+    if (auto s = scalar_type_name()) {
+      if (*s == Scalar::Void) {
+        p_ = save;
+        return std::nullopt;
+      }
+      return scalar(*s);
+    }
+    return std::nullopt;
+  }
+
+  void parse_param(Function& f) {
+    const Token& first = cur();
+    bool is_const = false;
+    if (is("const")) {
+      is_const = true;
+      ++p_;
+    }
+    auto s = scalar_type_name();
+    if (!s || *s == Scalar::Void) decline("a kernel parameter of a type the hand reader does not know");
+    if (is("const")) decline("a `const` after the type");
+    Type t = scalar(*s);
+    bool ptr = false;
+    if (is("*")) {
+      ptr = true;
+      ++p_;
+      t = Type{Type::Ptr, *s, 0, is_const};
+      if (is("*") || is("const") || is("__restrict__") || is("restrict") || is("&")) decline("an unusual pointer parameter");
+    } else if (is("&")) {
+      decline("a reference parameter");
+    }
+    size_t type_end = prev_end();
+    if (cur().kind != TK::Ident || is_reserved_name(cur().text)) decline("a parameter without a name, or a reserved one");
+    Var* v = make<Var>();
+    v->name = std::string(ident());
+    v->type = t;
+    v->kernel_param = true;
+    v->is_const = is_const && !ptr;
+    declare(v);
+    f.params.push_back(v);
+    KernelParam kp;
+    kp.name = v->name;
+    kp.type_text = normalized(first.begin, type_end);
+    kp.is_pointer = ptr;
+    kp.is_const = is_const;
+    kp.is_restrict = false;
+    // kernel_param_of: parse_dtype of the printed type first, then the element type; for the
+    // types accepted above both give the element dtype (uint16/32/64 give Unknown either way).
+    kp.dtype = dtype_of(*s);
+    f.kernel_params.push_back(kp);
+  }
+
+ public:
+  // node_text(): the source text with whitespace runs made one space.
+  std::string normalized(size_t b, size_t e) const {
+    std::string out;
+    out.reserve(e - b);
+    bool space = false;
+    for (size_t i = b; i < e; ++i) {
+      char ch = src_[i];
+      if (ch == ' ' || ch == '\n' || ch == '\t' || ch == '\r') {
+        space = true;
+        continue;
+      }
+      if (space && !out.empty()) out.push_back(' ');
+      space = false;
+      out.push_back(ch);
+    }
+    return out;
+  }
+
+  static int64_t int_value(std::string_view text) {
+    size_t i = 0;
+    int64_t v = 0;
+    while (i < text.size() && digit(text[i])) {
+      if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, text[i] - '0', &v))
+        decline("an integer literal too large");
+      ++i;
+    }
+    return v;
+  }
+
+ private:
+  // ---- statements
+
+  Stmt* parse_compound(bool new_scope) {
+    DepthGuard g(depth_);
+    Stmt* s = make<Stmt>();
+    s->kind = Stmt::Compound;
+    expect("{");
+    if (new_scope) scopes_.emplace_back();
+    while (!is("}")) {
+      if (cur().kind == TK::End) decline("an unclosed brace");
+      s->kids.push_back(parse_stmt());
+    }
+    ++p_;
+    if (new_scope) scopes_.pop_back();
+    return s;
+  }
+
+  Stmt* parse_stmt() {
+    DepthGuard g(depth_);
+    if (cur().kind == TK::Unroll) {
+      ++p_;
+      if (!is("for")) decline("#pragma GCC unroll not followed by a for loop");
+      return parse_for();
+    }
+    if (is("{")) return parse_compound(true);
+    if (is(";")) {
+      ++p_;
+      Stmt* s = make<Stmt>();
+      s->kind = Stmt::Null;
+      return s;
+    }
+    if (is("for")) return parse_for();
+    if (is("if")) return parse_if();
+    if (is("return")) {
+      ++p_;
+      Stmt* s = make<Stmt>();
+      s->kind = Stmt::Return;
+      if (!is(";")) s->expr = parse_expr();
+      expect(";");
+      if (lambda_stack_.empty()) decline("a return in the kernel function");
+      LambdaInfo& li = lambdas[lambda_stack_.back()];
+      Type t = s->expr ? s->expr->type : Type{Type::Scalar_, Scalar::Void};
+      if (t.kind == Type::None) decline("a return of an unknown type");
+      if (li.ret && !(*li.ret == t)) decline("returns of different types in one lambda");
+      li.ret = t;
+      return s;
+    }
+    if (Stmt* d = try_decl()) return d;
+    Stmt* s = make<Stmt>();
+    s->kind = Stmt::Expr;
+    s->expr = parse_expr();
+    expect(";");
+    return s;
+  }
+
+  // A declaration statement, or nullptr (nothing consumed) when the statement is not one.
+  Stmt* try_decl() {
+    size_t save = p_;
+    bool aligned = false;
+    if (is("__at_align__")) {
+      aligned = true;
+      ++p_;
+    }
+    if (is("const") || is("static") || is("constexpr") || is("volatile") || is("register") || is("thread_local"))
+      decline("a declaration with a specifier");
+    bool is_auto = false;
+    std::optional<Type> t = decl_type(&is_auto);
+    if (!t || cur().kind != TK::Ident || is_keyword(cur().text)) {
+      if (aligned) decline("__at_align__ before something that is not a declaration");
+      p_ = save;
+      return nullptr;
+    }
+    Stmt* s = make<Stmt>();
+    s->kind = Stmt::Decl;
+    s->line = cur().line;
+    s->col = cur().col;
+    Var* v = make<Var>();
+    v->name = std::string(ident());
+    if (is("=")) {
+      ++p_;
+      Node* init = parse_assign();
+      s->expr = init;
+      if (is_auto) {
+        if (init->type.kind == Type::None || (init->type.kind == Type::Scalar_ && init->type.elem == Scalar::Void))
+          decline("auto from an expression of unknown type");
+        v->type = init->type;
+      } else {
+        v->type = *t;
+        check_init(*t, init->type);
+      }
+    } else if (is_auto) {
+      decline("auto without an initializer");
+    } else if (is(";")) {
+      if (t->kind != Type::Array) decline("a declaration without an initializer");
+      v->type = *t;
+    } else {
+      decline("a declaration form the hand reader does not know");
+    }
+    if (is(",")) decline("several variables in one declaration");
+    expect(";");
+    declare(v);
+    s->var = v;
+    return s;
+  }
+
+  static bool is_keyword(std::string_view w) {
+    static const std::set<std::string_view> kw = {"if", "else", "for", "while", "do", "return", "auto", "const",
+                                                  "static", "template", "decltype", "static_cast", "true", "false",
+                                                  "new", "delete", "sizeof", "operator", "this", "nullptr"};
+    return kw.count(w) > 0;
+  }
+
+  // `T v = init`: what copy-initialization accepts (without the overloads Clang would weigh).
+  void check_init(const Type& to, const Type& from) {
+    if (to == from) return;
+    if (to.is_arith() && from.is_arith()) return;
+    if (to.is_vector() && from.is_arith() && !from.is_class()) return;  // Vectorized(T v), not explicit
+    decline("an initialization the hand reader does not model");
+  }
+
+  Stmt* parse_for() {
+    ++p_;  // for
+    expect("(");
+    Stmt* s = make<Stmt>();
+    s->kind = Stmt::For;
+    scopes_.emplace_back();
+    // init: `int64_t x0=static_cast<int64_t>(0L)` or `long x1_inner = 0`
+    bool is_auto = false;
+    std::optional<Type> t = decl_type(&is_auto);
+    if (!t || is_auto || t->kind != Type::Scalar_ || !is_integer(t->elem) || is_unsigned(t->elem))
+      decline("a for loop whose variable is not a signed integer");
+    Stmt* init = make<Stmt>();
+    init->kind = Stmt::Decl;
+    init->line = cur().line;
+    init->col = cur().col;
+    Var* v = make<Var>();
+    v->name = std::string(ident());
+    v->type = *t;
+    v->loop = true;
+    expect("=");
+    init->expr = parse_assign();
+    if (!init->expr->type.is_arith() || init->expr->type.is_class()) decline("a loop start that is not a number");
+    declare(v);
+    init->var = v;
+    s->init = init;
+    expect(";");
+    s->cond = parse_expr();
+    expect(";");
+    s->inc = parse_expr();
+    expect(")");
+    // The body's braces open a scope of their own (a name of the loop's may not be declared again
+    // there: Clang's error, so declined by declare()).
+    s->then = parse_stmt_in_loop(v);
+    scopes_.pop_back();
+    return s;
+  }
+
+  Stmt* parse_stmt_in_loop(const Var* loop_var) {
+    if (is("{")) {
+      // C++: a name declared in the for's init may not be redeclared in the outermost block of the body.
+      Stmt* body = parse_compound(true);
+      for (Stmt* k : body->kids)
+        if (k->kind == Stmt::Decl && k->var->name == loop_var->name) decline("a loop variable declared again");
+      return body;
+    }
+    return parse_stmt();
+  }
+
+  // The branch of an if is a scope of its own even without braces (`if (c) auto x = 1;`
+  // declares x for that statement only).
+  Stmt* parse_substatement() {
+    scopes_.emplace_back();
+    Stmt* s = parse_stmt();
+    scopes_.pop_back();
+    return s;
+  }
+
+  Stmt* parse_if() {
+    ++p_;
+    expect("(");
+    Stmt* s = make<Stmt>();
+    s->kind = Stmt::If;
+    s->cond = parse_expr();
+    if (s->cond->type.kind == Type::None || s->cond->type.kind == Type::Lambda ||
+        (s->cond->type.is_class() && s->cond->type.kind != Type::Scalar_))
+      decline("an if whose condition is not a scalar");
+    expect(")");
+    s->then = parse_substatement();
+    if (is("else")) {
+      ++p_;
+      s->els = parse_substatement();
+    }
+    return s;
+  }
+
+  // ---- expressions
+
+  Node* parse_expr() {
+    Node* e = parse_assign();
+    if (is(",")) decline("the comma operator");
+    return e;
+  }
+
+  Node* parse_assign() {
+    DepthGuard g(depth_);
+    Node* lhs = parse_cond();
+    static const std::set<std::string_view> ops = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="};
+    if (cur().kind == TK::Punct && ops.count(cur().text)) {
+      const Token& opt = cur();
+      ++p_;
+      Node* rhs = parse_assign();
+      return assignment(lhs, opt, rhs);
+    }
+    return lhs;
+  }
+
+  static bool is_lvalue(const Node* n) {
+    while (n->kind == Node::Paren) n = n->kids[0];
+    if (n->kind == Node::VarRef) return true;
+    if (n->kind == Node::Subscript) return true;
+    if (n->kind == Node::OpCall && n->op == "[]") return true;
+    return false;
+  }
+
+  Node* assignment(Node* lhs, const Token& opt, Node* rhs) {
+    std::string_view op = opt.text;
+    if (!is_lvalue(lhs)) decline("an assignment to something that is not a variable or element");
+    const Node* base = lhs;
+    while (base->kind == Node::Paren) base = base->kids[0];
+    if (base->kind == Node::VarRef && base->var->is_const) decline("an assignment to a const parameter");
+    if (base->kind == Node::Subscript && base->kids[0]->type.kind == Type::Ptr && base->kids[0]->type.const_elem)
+      decline("an assignment through a pointer to const");
+    const Type& lt = lhs->type;
+    Node* n = make<Node>();
+    n->b = lhs->b;
+    n->e = rhs->e;
+    n->line = lhs->line;
+    n->col = lhs->col;
+    n->op_line = opt.line;
+    n->op_col = opt.col;
+    n->op = op;
+    n->kids = {lhs, rhs};
+    if (lt.kind == Type::Scalar_ && !is_class_scalar(lt.elem)) {
+      // Builtin: BinaryOperator (compound or not).
+      if (!rhs->type.is_arith()) decline("a builtin assignment from a non-scalar");
+      if (op == "%=" || op == "&=" || op == "|=" || op == "^=" || op == "<<=" || op == ">>=") {
+        if (!is_integer(lt.elem) || !is_integer(promote(rhs->type.elem))) decline("an integer compound assignment on floats");
+      }
+      if (lhs->kind == Node::VarRef && lhs->var->type.kind == Type::Scalar_ && lhs->var->lambda_param)
+        decline("an assignment to a lambda parameter");
+      n->kind = Node::Binary;
+      n->type = lt;
+      return n;
+    }
+    if (lt.kind == Type::Vec || lt.kind == Type::VecN || lt.kind == Type::Mask) {
+      bool compound = op != "=";
+      if (compound && (lt.kind != Type::Vec || (op != "+=" && op != "-=" && op != "*=" && op != "/=")))
+        decline("a compound assignment the prelude does not declare");
+      if (!(rhs->type == lt)) decline("an assignment of another type to a vector");
+      n->kind = Node::OpCall;
+      n->type = lt;
+      return n;
+    }
+    decline("an assignment to a value of class type the hand reader does not model");
+  }
+
+  Node* parse_cond() {
+    Node* c = parse_binary(0);
+    if (!is("?")) return c;
+    ++p_;
+    Node* t = parse_assign();
+    expect(":");
+    Node* f = parse_assign();
+    if (!c->type.is_arith() || !t->type.is_arith() || !f->type.is_arith() || t->type.is_class() || f->type.is_class() ||
+        c->type.is_class())
+      decline("a conditional operator on non-scalars");
+    Node* n = make<Node>();
+    n->kind = Node::Cond;
+    n->b = c->b;
+    n->e = f->e;
+    n->line = c->line;
+    n->col = c->col;
+    n->kids = {c, t, f};
+    n->type = scalar(usual(t->type.elem, f->type.elem));
+    return n;
+  }
+
+  static int precedence(std::string_view op) {
+    static const std::map<std::string_view, int> prec = {
+        {"||", 1}, {"&&", 2}, {"|", 3}, {"^", 4}, {"&", 5}, {"==", 6}, {"!=", 6}, {"<", 7}, {"<=", 7}, {">", 7},
+        {">=", 7}, {"<<", 8}, {">>", 8}, {"+", 9}, {"-", 9}, {"*", 10}, {"/", 10}, {"%", 10}};
+    auto it = prec.find(op);
+    return it == prec.end() ? -1 : it->second;
+  }
+
+  Node* parse_binary(int min_prec) {
+    DepthGuard g(depth_);
+    Node* lhs = parse_unary();
+    for (;;) {
+      if (cur().kind != TK::Punct) break;
+      int p = precedence(cur().text);
+      if (p < 0 || p <= min_prec - 1 || p < min_prec) break;
+      const Token& opt = cur();
+      ++p_;
+      Node* rhs = parse_binary(p + 1);
+      lhs = binary(lhs, opt, rhs);
+    }
+    return lhs;
+  }
+
+  Node* binary(Node* a, const Token& opt, Node* b) {
+    std::string_view op = opt.text;
+    Node* n = make<Node>();
+    n->b = a->b;
+    n->e = b->e;
+    n->line = a->line;
+    n->col = a->col;
+    n->op_line = opt.line;
+    n->op_col = opt.col;
+    n->op = op;
+    n->kids = {a, b};
+    const Type& x = a->type;
+    const Type& y = b->type;
+    bool cmp = op == "<" || op == "<=" || op == ">" || op == ">=" || op == "==" || op == "!=";
+    bool logic = op == "&&" || op == "||";
+    bool intop = op == "%" || op == "&" || op == "|" || op == "^" || op == "<<" || op == ">>";
+    // Pointer arithmetic: `in_ptr0 + static_cast<int64_t>(x0)`.
+    if (x.kind == Type::Ptr || y.kind == Type::Ptr) {
+      const Type& ptr = x.kind == Type::Ptr ? x : y;
+      const Type& other = x.kind == Type::Ptr ? y : x;
+      bool ok = (op == "+" || (op == "-" && x.kind == Type::Ptr)) && other.kind == Type::Scalar_ &&
+                is_integer(other.elem) && !is_class_scalar(other.elem);
+      if (!ok) decline("pointer arithmetic other than pointer plus integer");
+      n->kind = Node::Binary;
+      n->type = ptr;
+      return n;
+    }
+    if (x.is_arith() && y.is_arith()) {
+      n->kind = Node::Binary;
+      if (logic) {
+        n->type = scalar(Scalar::Bool);
+      } else if (cmp) {
+        usual(x.elem, y.elem);
+        n->type = scalar(Scalar::Bool);
+      } else {
+        Scalar r = usual(x.elem, y.elem);
+        if (intop && !is_integer(r)) decline("an integer operator on floating point");
+        if ((op == "<<" || op == ">>")) r = promote(x.elem);
+        n->type = scalar(r);
+      }
+      return n;
+    }
+    // Overloaded operators of the prelude.
+    n->kind = Node::OpCall;
+    if (x.kind == Type::Vec) {
+      bool ok = y.kind == Type::Vec || (y.kind == Type::Scalar_ && y.elem == x.elem);
+      if (!ok) decline("a vector operator with operands the prelude does not declare");
+      n->type = x;
+      return n;
+    }
+    if (x.kind == Type::Scalar_ && y.kind == Type::Vec && x.elem == y.elem && !logic) {
+      n->type = y;
+      return n;
+    }
+    if (x.kind == Type::VecN && !logic) {
+      bool ok = y.kind == Type::VecN || (y.kind == Type::Scalar_ && y.elem == x.elem);
+      if (!ok) decline("a VectorizedN operator with operands the prelude does not declare");
+      n->type = x;
+      return n;
+    }
+    if (x.kind == Type::Scalar_ && y.kind == Type::VecN && x.elem == y.elem && !logic) {
+      n->type = y;
+      return n;
+    }
+    if (x.kind == Type::Mask && y.kind == Type::Mask &&
+        (op == "&" || op == "|" || op == "^" || op == "&&" || op == "||" || op == "==" || op == "!=")) {
+      n->type = x;
+      return n;
+    }
+    decline("an operator on types the hand reader does not model");
+  }
+
+  Node* parse_unary() {
+    DepthGuard g(depth_);
+    if (cur().kind == TK::Punct && (is("-") || is("+") || is("!") || is("~"))) {
+      const Token& opt = cur();
+      ++p_;
+      Node* x = parse_unary();
+      Node* n = make<Node>();
+      n->b = opt.begin;
+      n->e = x->e;
+      n->line = opt.line;
+      n->col = opt.col;
+      n->op = opt.text;
+      n->kids = {x};
+      const Type& t = x->type;
+      if (t.is_arith()) {
+        n->kind = Node::Unary;
+        if (opt.text == "!") n->type = scalar(Scalar::Bool);
+        else {
+          Scalar r = promote(t.elem);
+          if (opt.text == "~" && !is_integer(r)) decline("~ on floating point");
+          n->type = scalar(r);
+        }
+        return n;
+      }
+      if ((t.kind == Type::Vec && opt.text != "+") || (t.kind == Type::VecN && opt.text == "-") ||
+          (t.kind == Type::Mask && (opt.text == "~" || opt.text == "!"))) {
+        n->kind = Node::OpCall;  // member operator: one argument, the object
+        n->type = t;
+        return n;
+      }
+      decline("a unary operator on a type the hand reader does not model");
+    }
+    if (is("++") || is("--") || is("*") || is("&")) decline("a prefix operator the hand reader does not model");
+    return parse_postfix(parse_primary());
+  }
+
+  std::vector<Node*> parse_args() {
+    expect("(");
+    std::vector<Node*> args;
+    if (!is(")")) {
+      for (;;) {
+        args.push_back(parse_assign());
+        if (is(",")) {
+          ++p_;
+          continue;
+        }
+        break;
+      }
+    }
+    expect(")");
+    return args;
+  }
+
+  // `.template name<...>` or `.name`: consumed up to the arguments.
+  struct MemberName {
+    std::string_view name;
+    std::vector<Scalar> targ_types;
+    std::vector<int> targ_ints;
+    bool has_targs = false;
+  };
+  MemberName member_name() {
+    MemberName m;
+    if (is("template")) ++p_;
+    m.name = ident();
+    if (is("<")) {
+      m.has_targs = true;
+      ++p_;
+      m.targ_types.push_back(template_scalar());
+      while (is(",")) {
+        ++p_;
+        m.targ_ints.push_back(template_int());
+      }
+      expect(">");
+    }
+    return m;
+  }
+
+  Node* parse_postfix(Node* n) {
+    for (;;) {
+      DepthGuard g(depth_);
+      if (is("(")) {
+        const Token& open = cur();
+        (void)open;
+        // A call of a lambda object: `tmp6()` or `[&]{...}()`.
+        if (n->type.kind != Type::Lambda) decline("a call of something that is not a function or lambda");
+        std::vector<Node*> args = parse_args();
+        if (!args.empty()) decline("a lambda called with arguments");
+        const LambdaInfo& li = lambdas[static_cast<size_t>(n->type.lambda)];
+        if (!li.ret) decline("a lambda called before it returns anything");
+        Node* c = make<Node>();
+        c->kind = Node::OpCall;
+        c->op = "()";
+        c->b = n->b;
+        c->e = prev_end();
+        c->line = n->line;
+        c->col = n->col;
+        c->kids = {n};
+        c->type = *li.ret;
+        if (c->type.kind == Type::Scalar_ && c->type.elem == Scalar::Void) c->type = Type{Type::Scalar_, Scalar::Void};
+        n = c;
+        continue;
+      }
+      if (is("[")) {
+        ++p_;
+        Node* idx = parse_expr();
+        expect("]");
+        Node* s = make<Node>();
+        s->b = n->b;
+        s->e = prev_end();
+        s->line = n->line;
+        s->col = n->col;
+        s->kids = {n, idx};
+        if (!idx->type.is_arith() || !is_integer(idx->type.elem) || idx->type.is_class())
+          decline("an index that is not an integer");
+        if (n->type.kind == Type::Ptr) {
+          s->kind = Node::Subscript;
+          s->type = scalar(n->type.elem);
+        } else if (n->type.kind == Type::Array) {
+          s->kind = Node::OpCall;
+          s->op = "[]";
+          s->type = scalar(n->type.elem);
+        } else {
+          decline("an index into something that is not a pointer or std::array");
+        }
+        n = s;
+        continue;
+      }
+      if (is(".")) {
+        ++p_;
+        MemberName m = member_name();
+        std::vector<Node*> args = parse_args();
+        n = member_call(n, m, std::move(args));
+        continue;
+      }
+      if (is("++") || is("--")) {
+        const Token& opt = cur();
+        ++p_;
+        if (!n->type.is_arith() || n->type.is_class() || !is_lvalue(n)) decline("++ on a non-scalar");
+        Node* u = make<Node>();
+        u->kind = Node::Unary;
+        u->op = opt.text == "++" ? "post++" : "post--";
+        u->b = n->b;
+        u->e = opt.end;
+        u->line = n->line;
+        u->col = n->col;
+        u->kids = {n};
+        u->type = n->type;
+        n = u;
+        continue;
+      }
+      if (is("->")) decline("->");
+      return n;
+    }
+  }
+
+  Node* member_call(Node* obj, const MemberName& m, std::vector<Node*> args) {
+    Node* c = make<Node>();
+    c->kind = Node::MemberCall;
+    c->name = std::string(m.name);
+    c->b = obj->b;
+    c->e = prev_end();
+    c->line = obj->line;
+    c->col = obj->col;
+    c->kids.push_back(obj);
+    for (Node* a : args) c->kids.push_back(a);
+    const Type& t = obj->type;
+    auto need_args = [&](size_t lo, size_t hi) {
+      if (args.size() < lo || args.size() > hi) decline("a member call with an unexpected number of arguments");
+    };
+    auto int_arg = [&](Node* a) {
+      if (!a->type.is_arith() || a->type.is_class()) decline("a count that is not a number");
+    };
+    static const std::set<std::string_view> vec_unary = {
+        "abs", "neg", "sqrt", "rsqrt", "reciprocal", "exp", "exp2", "expm1", "exp_u20", "fexp_u20", "log", "log1p",
+        "log2", "log10", "sin", "cos", "tan", "tanh", "sinh", "cosh", "asin", "acos", "atan", "erf", "erfc", "erfinv",
+        "floor", "ceil", "trunc", "round", "frac", "sign", "lgamma", "isnan"};
+    static const std::set<std::string_view> vec_binary = {"pow", "fmod", "atan2", "hypot", "nextafter",
+                                                          "eq",  "ne",   "lt",    "le",    "gt", "ge"};
+    if (t.kind == Type::Vec || t.kind == Type::VecN) {
+      if (m.has_targs) decline("template arguments to a vector member");
+      if (m.name == "store") {
+        need_args(1, 2);
+        if (args[0]->type.kind != Type::Ptr || args[0]->type.const_elem) decline("a store to something that is not a pointer to non-const");
+        if (args.size() == 2) int_arg(args[1]);
+        c->type = scalar(Scalar::Void);
+        return c;
+      }
+      if (vec_unary.count(m.name) && (t.kind == Type::Vec || m.name == "abs" || m.name == "neg")) {
+        need_args(0, 0);
+        c->type = t;
+        return c;
+      }
+      if (t.kind == Type::Vec && vec_binary.count(m.name)) {
+        need_args(1, 1);
+        if (!(args[0]->type == t)) decline("a vector member with an argument of another type");
+        c->type = t;
+        return c;
+      }
+      decline("a vector member the hand reader does not know");
+    }
+    if (t.kind == Type::Mask) {
+      if (m.name == "is_masked") {
+        need_args(1, 1);
+        int_arg(args[0]);
+        c->type = scalar(Scalar::Bool);
+        return c;
+      }
+      if (m.name == "all_zero" || m.name == "all_masked") {
+        need_args(0, 0);
+        c->type = scalar(Scalar::Bool);
+        return c;
+      }
+      if (m.name == "cast" && m.has_targs && m.targ_types.size() == 1 && m.targ_ints.size() == 1) {
+        need_args(0, 0);
+        c->type = Type{Type::Mask, m.targ_types[0], m.targ_ints[0]};
+        return c;
+      }
+      if (m.name == "loadu" && m.has_targs && m.targ_types.size() == 1 && m.targ_ints.size() == 1) {
+        need_args(1, 2);
+        const Type& ptr = args[0]->type;
+        if (ptr.kind != Type::Ptr || ptr.elem != m.targ_types[0]) decline("a masked load from a pointer of another type");
+        if (args.size() == 2) int_arg(args[1]);
+        if (m.targ_ints[0] < 1) decline("a masked load of no registers");
+        c->type = vec_of(m.targ_types[0], m.targ_ints[0]);
+        return c;
+      }
+      decline("a VecMask member the hand reader does not know");
+    }
+    if (t.kind == Type::Array && m.name == "data" && !m.has_targs) {
+      need_args(0, 0);
+      c->type = Type{Type::Ptr, t.elem, 0, false};
+      return c;
+    }
+    decline("a member call the hand reader does not know");
+  }
+
+  Node* parse_primary() {
+    DepthGuard g(depth_);
+    const Token& t = cur();
+    if (t.kind == TK::Int) {
+      Node* n = node(Node::IntLit, t);
+      std::string_view text = t.text;
+      size_t d = 0;
+      while (d < text.size() && digit(text[d])) ++d;
+      std::string_view suffix = text.substr(d);
+      if (d > 1 && text[0] == '0') decline("an octal number");
+      n->ivalue = int_value(text.substr(0, d));
+      if (suffix.empty()) n->type = scalar(n->ivalue <= 2147483647 ? Scalar::Int : Scalar::Long);
+      else if (suffix == "L" || suffix == "l") n->type = scalar(Scalar::Long);
+      else if (suffix == "LL" || suffix == "ll") n->type = scalar(Scalar::LongLong);
+      else decline("an integer suffix the hand reader does not know");
+      n->value = static_cast<double>(n->ivalue);
+      ++p_;
+      n->e = t.end;
+      return n;
+    }
+    if (t.kind == TK::Float) {
+      Node* n = node(Node::FloatLit, t);
+      std::string text(t.text);
+      char last = text.back();
+      bool is_f = last == 'f' || last == 'F';
+      if (is_f) text.pop_back();
+      for (char c : text)
+        if (!(digit(c) || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-')) decline("a floating literal form the hand reader does not know");
+      char* end = nullptr;
+      if (is_f) {
+        float f = std::strtof(text.c_str(), &end);
+        n->value = static_cast<double>(f);
+      } else {
+        n->value = std::strtod(text.c_str(), &end);
+      }
+      if (!end || *end != '\0') decline("a malformed floating literal");
+      if (!std::isfinite(n->value)) decline("a floating literal out of range");
+      n->type = scalar(is_f ? Scalar::Float : Scalar::Double);
+      ++p_;
+      n->e = t.end;
+      return n;
+    }
+    if (t.kind == TK::String) decline("a string in an expression");
+    if (is("(")) {
+      Node* n = node(Node::Paren, t);
+      ++p_;
+      Node* inner = parse_expr();
+      expect(")");
+      n->e = prev_end();
+      n->kids = {inner};
+      n->type = inner->type;
+      return n;
+    }
+    if (is("[")) return parse_lambda();
+    if (is("true") || is("false")) {
+      Node* n = node(Node::BoolLit, t);
+      n->type = scalar(Scalar::Bool);
+      ++p_;
+      n->e = t.end;
+      return n;
+    }
+    if (is("static_cast")) {
+      Node* n = node(Node::ExplicitCast, t);
+      ++p_;
+      expect("<");
+      auto s = scalar_type_name();
+      if (!s || *s == Scalar::Void) decline("a static_cast to a type the hand reader does not model");
+      expect(">");
+      expect("(");
+      Node* sub = parse_expr();
+      expect(")");
+      n->e = prev_end();
+      if (!sub->type.is_arith()) decline("a static_cast of a non-scalar");
+      n->written = scalar(*s);
+      n->type = n->written;
+      n->static_cast_ = true;
+      n->kids = {sub};
+      return n;
+    }
+    if (is("decltype")) {
+      // `decltype(tmp14)::blendv(a, b, mask)`
+      const Token& start = t;
+      ++p_;
+      expect("(");
+      if (cur().kind != TK::Ident) decline("decltype of an expression");
+      const Var* v = lookup(cur().text);
+      if (!v) decline("decltype of an unknown name");
+      ++p_;
+      expect(")");
+      expect("::");
+      return static_member_call(v->type, start);
+    }
+    if (is("C10_LIKELY") || is("C10_UNLIKELY")) return parse_likely();
+    if (is("at") && peek_is(1, "::") && peek_is(2, "vec") && peek_is(3, "::")) {
+      const Token& start = t;
+      if (auto vt = vec_type_name()) {
+        if (is("::")) {
+          ++p_;
+          return static_member_call(*vt, start);
+        }
+        return construct(*vt, start);
+      }
+      p_ += 4;
+      std::string_view fn = ident();
+      return at_vec_function(fn, start);
+    }
+    if (is("c10") && peek_is(1, "::") && peek_is(2, "convert")) {
+      const Token& start = t;
+      p_ += 3;
+      expect("<");
+      Scalar to = template_scalar();
+      expect(">");
+      std::vector<Node*> args = parse_args();
+      if (args.size() != 1 || !args[0]->type.is_arith()) decline("c10::convert of a non-scalar");
+      Node* c = make<Node>();
+      c->kind = Node::Call;
+      c->name = "convert";
+      c->b = start.begin;
+      c->e = prev_end();
+      c->line = start.line;
+      c->col = start.col;
+      c->kids = args;
+      c->type = scalar(to);
+      return c;
+    }
+    {
+      // Functional cast to a scalar: `float(tmp0 + tmp1)`, `int64_t(x)`, `at::BFloat16(x)`.
+      size_t save = p_;
+      if (auto s = scalar_type_name()) {
+        if (*s == Scalar::Void || !is("(")) decline("a type name where a value was expected");
+        p_ = save;
+        const Token& start = cur();
+        scalar_type_name();
+        return construct(scalar(*s), start);
+      }
+    }
+    if (t.kind == TK::Ident) {
+      if (t.text == "omp_get_thread_num" || t.text == "omp_get_num_threads" || t.text == "omp_get_max_threads") {
+        ++p_;
+        std::vector<Node*> args = parse_args();
+        if (!args.empty()) decline("an OpenMP call with arguments");
+        Node* c = make<Node>();
+        c->kind = Node::Call;
+        c->name = std::string(t.text);
+        c->b = t.begin;
+        c->e = prev_end();
+        c->line = t.line;
+        c->col = t.col;
+        c->type = scalar(Scalar::Int);
+        return c;
+      }
+      if (is_keyword(t.text)) decline("the keyword '" + std::string(t.text) + "' in an expression");
+      const Var* v = lookup(t.text);
+      if (!v) decline("a name the hand reader does not know: " + std::string(t.text.substr(0, 40)));
+      if (peek_is(1, "::")) decline("a qualified name");
+      Node* n = node(Node::VarRef, t);
+      n->var = v;
+      n->type = v->type;
+      ++p_;
+      n->e = t.end;
+      return n;
+    }
+    decline("an expression form the hand reader does not know");
+  }
+
+  // `C10_LIKELY(x)` is `(__builtin_expect(static_cast<bool>(x), 1))`. Everything inside a macro
+  // expansion is located at the macro by Clang; the reader only allows forms there that the
+  // Clang reader records nothing for (comparisons of loop variables with integer constants).
+  Node* parse_likely() {
+    const Token& start = cur();
+    ++p_;
+    expect("(");
+    size_t first = p_;
+    Node* x = parse_expr();
+    expect(")");
+    check_inside_macro(x);
+    (void)first;
+    if (!x->type.is_arith() || x->type.is_class()) decline("C10_LIKELY of a non-scalar");
+    // The Clang reader records nothing for __builtin_expect, the cast to bool of a non-variable,
+    // or the literal 1; the node stands for the whole expansion.
+    Node* n = make<Node>();
+    n->kind = Node::Paren;
+    n->b = start.begin;
+    n->e = prev_end();
+    n->line = start.line;
+    n->col = start.col;
+    Node* call = make<Node>();
+    *call = *n;
+    call->kind = Node::Call;
+    call->name = "__builtin_expect";
+    call->type = scalar(Scalar::Long);
+    call->kids = {x};
+    n->kids = {call};
+    n->type = call->type;
+    return n;
+  }
+  void check_inside_macro(const Node* x) {
+    switch (x->kind) {
+      case Node::VarRef:
+        if (!x->var->loop) decline("a variable other than a loop's in C10_LIKELY");
+        return;
+      case Node::IntLit: return;
+      case Node::Binary:
+        if (x->op.find('=') != std::string_view::npos && x->op != "==" && x->op != "!=" && x->op != "<=" && x->op != ">=")
+          decline("an assignment in C10_LIKELY");
+        [[fallthrough]];
+      case Node::Paren:
+      case Node::Unary:
+        for (const Node* k : x->kids) check_inside_macro(k);
+        if (x->kind == Node::Paren && x->kids[0]->kind == Node::VarRef) decline("a bare variable in C10_LIKELY");
+        return;
+      case Node::ExplicitCast:
+        if (x->kids[0]->kind != Node::IntLit && !(x->kids[0]->kind == Node::VarRef && x->kids[0]->var->loop))
+          decline("a cast in C10_LIKELY");
+        return;
+      default: decline("an expression form in C10_LIKELY the hand reader does not follow");
+    }
+  }
+
+  // `T(x)`: a functional cast (one argument) or a temporary object (none, or several).
+  Node* construct(const Type& t, const Token& start) {
+    std::vector<Node*> args = parse_args();
+    Node* n = make<Node>();
+    n->b = start.begin;
+    n->e = prev_end();
+    n->line = start.line;
+    n->col = start.col;
+    n->type = t;
+    n->written = t;
+    if (args.size() == 1) {
+      n->kind = Node::ExplicitCast;
+      n->kids = {args[0]};
+      const Type& from = args[0]->type;
+      if (t.kind == Type::Scalar_) {
+        if (!from.is_arith()) decline("a functional cast of a non-scalar to a scalar");
+        if (is_class_scalar(t.elem) && is_class_scalar(from.elem) && !(from == t))
+          decline("a conversion between reduced-precision classes");
+      } else if (t.kind == Type::Vec) {
+        bool ok = from == t || (from.is_arith() && (!from.is_class() || t.elem == Scalar::Float || from.elem == t.elem));
+        if (!ok) decline("a Vectorized made from a value the prelude's constructors do not take");
+      } else if (t.kind == Type::VecN) {
+        bool ok = from == t || (from.kind == Type::Vec && from.elem == t.elem) || (from.is_arith() && !from.is_class());
+        if (!ok) decline("a VectorizedN made from a value the prelude's constructors do not take");
+      } else if (t.kind == Type::Mask) {
+        bool ok = (from.kind == Type::Vec && from.elem == t.elem) || (from.kind == Type::VecN && from.elem == t.elem && from.n == t.n) ||
+                  from.kind == Type::Mask;
+        if (!ok) decline("a VecMask made from a value the prelude's constructors do not take");
+      } else {
+        decline("a cast to a type the hand reader does not model");
+      }
+      return n;
+    }
+    n->kind = Node::TempObject;
+    n->kids = args;
+    if (!args.empty()) decline("a constructor call with several arguments");
+    if (t.kind == Type::Scalar_ && !t.is_class()) decline("a value-initialized scalar");  // CXXScalarValueInitExpr
+    return n;
+  }
+
+  // `Vectorized<T>::loadu(...)`, `VectorizedN<T, N>::arange(...)`, `decltype(x)::blendv(...)`.
+  Node* static_member_call(const Type& cls, const Token& start) {
+    if (cls.kind != Type::Vec && cls.kind != Type::VecN) decline("a static member of a type the hand reader does not model");
+    std::string_view fn = ident();
+    if (is("<")) decline("template arguments to a static member");
+    std::vector<Node*> args = parse_args();
+    Node* c = make<Node>();
+    c->kind = Node::Call;
+    c->name = std::string(fn);
+    c->b = start.begin;
+    c->e = prev_end();
+    c->line = start.line;
+    c->col = start.col;
+    c->kids = args;
+    c->type = cls;
+    if (fn == "loadu") {
+      if (args.empty() || args.size() > 2 || args[0]->type.kind != Type::Ptr) decline("a loadu of something that is not a pointer");
+      if (args.size() == 2 && (!args[1]->type.is_arith() || args[1]->type.is_class())) decline("a loadu count that is not a number");
+      return c;
+    }
+    if (fn == "arange") {
+      if (args.size() != 2 || !args[0]->type.is_arith() || !args[1]->type.is_arith() || args[1]->type.is_class() ||
+          (args[0]->type.is_class() && !(args[0]->type.elem == cls.elem)))
+        decline("an arange the hand reader does not model");
+      return c;
+    }
+    if (fn == "blendv") {
+      if (args.size() != 3 || !(args[0]->type == cls) || !(args[1]->type == cls)) decline("a blendv of other types");
+      const Type& m = args[2]->type;
+      if (m.kind == Type::None || m.kind == Type::Lambda) decline("a blendv mask of unknown type");
+      return c;
+    }
+    decline("a static member the hand reader does not know");
+  }
+
+  // at::vec::convert<...>(v), maximum/minimum/..., vec_reduce_all<T, N>(op, v).
+  Node* at_vec_function(std::string_view fn, const Token& start) {
+    Node* c = make<Node>();
+    c->kind = Node::Call;
+    c->name = std::string(fn);
+    c->b = start.begin;
+    c->line = start.line;
+    c->col = start.col;
+    if (fn == "convert") {
+      expect("<");
+      Scalar to = template_scalar();
+      std::vector<int> ints;
+      std::vector<Scalar> types{to};
+      while (is(",")) {
+        ++p_;
+        if (cur().kind == TK::Int) ints.push_back(template_int());
+        else types.push_back(template_scalar());
+      }
+      expect(">");
+      std::vector<Node*> args = parse_args();
+      c->e = prev_end();
+      c->kids = args;
+      if (args.size() != 1) decline("convert with other than one argument");
+      const Type& from = args[0]->type;
+      if (types.size() == 1 && ints.empty()) {
+        if (from.kind == Type::Vec) c->type = Type{Type::Vec, to, 0};
+        else if (from.kind == Type::VecN) c->type = Type{Type::VecN, to, from.n};
+        else decline("at::vec::convert of a non-vector");
+      } else {
+        decline("at::vec::convert with explicit counts");
+      }
+      return c;
+    }
+    if (fn == "vec_reduce_all") {
+      expect("<");
+      Scalar t = template_scalar();
+      if (is(",")) {
+        ++p_;
+        if (template_int() != 1) decline("vec_reduce_all over several registers");
+      }
+      expect(">");
+      std::vector<Node*> args = parse_args();
+      c->e = prev_end();
+      c->kids = args;
+      if (args.size() != 2 || args[0]->kind != Node::Lambda || !args[1]->type.is_vector())
+        decline("a vec_reduce_all the hand reader does not model");
+      c->type = scalar(t);
+      return c;
+    }
+    if (is("<")) decline("explicit template arguments to at::vec::" + std::string(fn));
+    static const std::map<std::string_view, size_t> same_type_fns = {
+        {"maximum", 2}, {"minimum", 2}, {"clamp_min", 2}, {"clamp_max", 2}, {"clamp", 3}, {"fmadd", 3}, {"fmsub", 3}};
+    auto it = same_type_fns.find(fn);
+    if (it == same_type_fns.end()) decline("an at::vec function the hand reader does not know");
+    std::vector<Node*> args = parse_args();
+    c->e = prev_end();
+    c->kids = args;
+    if (args.size() != it->second) decline("at::vec::" + std::string(fn) + " with a different number of arguments");
+    for (Node* a : args)
+      if (a->type.kind != Type::Vec || !(a->type == args[0]->type)) decline("at::vec::" + std::string(fn) + " of other types");
+    c->type = args[0]->type;
+    return c;
+  }
+
+ public:
+  // vec_reduce_all<T, N>(lambda, v): parsed here since its template arguments come first.
+  // (Handled in at_vec_function's caller through parse_vec_reduce_all.)
+
+ private:
+  Node* parse_lambda() {
+    const Token& start = cur();
+    ++p_;
+    bool captures_by_ref = false;
+    if (is("&")) {
+      captures_by_ref = true;
+      ++p_;
+    }
+    expect("]");
+    Node* n = node(Node::Lambda, start);
+    int idx = static_cast<int>(lambdas.size());
+    lambdas.emplace_back();
+    n->type = Type{Type::Lambda, Scalar::Void, 0, false, idx};
+    size_t saved_barrier = barrier_;
+    scopes_.emplace_back();
+    if (!captures_by_ref) barrier_ = scopes_.size() - 1;
+    if (is("(")) {
+      ++p_;
+      if (!is(")")) {
+        for (;;) {
+          // `at::vec::Vectorized<float>& x`
+          auto vt = vec_type_name();
+          if (!vt) decline("a lambda parameter of a type the hand reader does not model");
+          if (!is("&")) decline("a lambda parameter not taken by reference");
+          ++p_;
+          Var* v = make<Var>();
+          v->name = std::string(ident());
+          v->type = *vt;
+          v->lambda_param = true;
+          declare(v);
+          if (is(",")) {
+            ++p_;
+            continue;
+          }
+          break;
+        }
+      }
+      expect(")");
+    }
+    if (is("mutable") || is("->") || is("noexcept") || is("constexpr")) decline("a lambda with specifiers");
+    lambda_stack_.push_back(idx);
+    n->body = parse_compound(/*new_scope=*/false);
+    lambda_stack_.pop_back();
+    scopes_.pop_back();
+    barrier_ = saved_barrier;
+    n->e = prev_end();
+    if (!lambdas[static_cast<size_t>(idx)].ret) lambdas[static_cast<size_t>(idx)].ret = scalar(Scalar::Void);
+    return n;
+  }
+
+  std::string_view src_;
+  std::vector<Token> t_;
+  size_t p_ = 0;
+  int depth_ = 0;
+  size_t allocated_ = 0;
+  std::vector<std::vector<const Var*>> scopes_;
+  size_t barrier_ = 0;  // scopes below this index are not visible (a lambda without captures)
+  std::vector<int> lambda_stack_;
+  std::deque<Node> nodes_;
+  std::deque<Stmt> stmts_;
+  std::deque<Var> vars_;
+};
+
+// ------------------------------------------------------------------ walk
+
+// What one read yields, lines of the source (moved to output_code.py lines by apply()).
+struct Facts {
+  int function_line = 0;
+  std::vector<KernelParam> params;
+  std::vector<MemAccess> loads, stores;
+  std::vector<CastOp> casts;
+  std::vector<LiteralUse> literals;
+  std::vector<ReduceOp> reductions;
+  std::vector<KernelStmt> stmts;
+};
+
+const Node* ignore_parens(const Node* n) {
+  while (n && n->kind == Node::Paren) n = n->kids[0];
+  return n;
+}
+
+std::string binop_name(std::string_view op) {
+  static const std::map<std::string_view, std::string> names = {
+      {"+", "add"}, {"-", "sub"}, {"*", "mul"}, {"/", "div"}, {"%", "mod"}, {"&", "and"}, {"|", "or"},
+      {"^", "xor"}, {"<<", "shl"}, {">>", "shr"}, {"<", "lt"}, {"<=", "le"}, {">", "gt"}, {">=", "ge"},
+      {"==", "eq"}, {"!=", "ne"}, {"&&", "land"}, {"||", "lor"}};
+  auto it = names.find(op);
+  return it == names.end() ? "" : it->second;
+}
+
+// An overloaded operator's name as the Clang reader's overloaded_name() gives it.
+std::string overloaded_name(std::string_view op, size_t nargs) {
+  if (op == "+") return nargs == 1 ? "copy" : "add";
+  if (op == "-") return nargs == 1 ? "neg" : "sub";
+  if (op == "!") return "not";
+  if (op == "~") return "bitnot";
+  if (op == "=" || op == "[]" || op == "()" || op.size() >= 2 && op.back() == '=' && op != "==" && op != "!=" &&
+                                                  op != "<=" && op != ">=")
+    return "";
+  return binop_name(op);
+}
+
+struct LoopInfo {
+  const Stmt* stmt = nullptr;
+  std::string var;
+  std::optional<int64_t> start, end;
+  std::string end_text;
+};
+
+class Walker {
+ public:
+  Walker(const Parser& parser, const std::vector<LambdaInfo>& lambdas, Facts& out)
+      : parser_(parser), lambdas_(lambdas), out_(out) {}
+
+  void run(const Function& f) {
+    out_.function_line = f.line;
+    out_.params = f.kernel_params;
+    stmt(f.body);
+    finish_reductions();
+  }
+
+ private:
+  struct AccDecl {
+    std::string name;
+    DType dtype = DType::Unknown;
+    std::vector<const Stmt*> loops;
+    int line = 0, column = 0;
+  };
+  struct AccUpdate {
+    std::string name, combine, input;
+    std::vector<LoopInfo> loops;
+  };
+  struct StoreSite {
+    std::string var;
+    std::vector<const Stmt*> loops;
+  };
+
+  std::string text(const Node* n) const { return parser_.normalized(n->b, n->e); }
+  static SourceLoc at(int line, int col) { return SourceLoc{FilePath(), line, col}; }
+
+  // ---- constant integers (Clang's EvaluateAsInt on what Inductor writes in loop bounds)
+  std::optional<int64_t> eval_int(const Node* n) const {
+    switch (n->kind) {
+      case Node::IntLit: return n->ivalue;
+      case Node::Paren: return eval_int(n->kids[0]);
+      case Node::VarRef: return std::nullopt;
+      case Node::ExplicitCast: {
+        if (n->written.kind != Type::Scalar_ || !is_integer(n->written.elem) || n->written.elem == Scalar::Bool)
+          decline("a constant cast to a non-integer");
+        auto v = eval_int(n->kids[0]);
+        if (v && !fits(*v, n->written.elem)) decline("a constant narrowed by a cast");
+        return v;
+      }
+      case Node::Unary: {
+        if (n->op != "-" && n->op != "+") decline("a constant under a unary operator the reader does not fold");
+        auto v = eval_int(n->kids[0]);
+        if (!v) return v;
+        if (n->op == "+") return v;
+        int64_t r;
+        if (__builtin_sub_overflow(int64_t{0}, *v, &r) || !fits(r, n->type.elem)) decline("an overflowing constant");
+        return r;
+      }
+      case Node::Binary: {
+        if (!n->type.is_scalar() || !is_integer(n->type.elem)) decline("a non-integer constant expression");
+        std::string_view op = n->op;
+        if (op != "+" && op != "-" && op != "*" && op != "/" && op != "%") decline("a constant operator the reader does not fold");
+        auto a = eval_int(n->kids[0]);
+        auto b = eval_int(n->kids[1]);
+        if (!a || !b) return std::nullopt;
+        int64_t r = 0;
+        bool over = false;
+        if (op == "+") over = __builtin_add_overflow(*a, *b, &r);
+        else if (op == "-") over = __builtin_sub_overflow(*a, *b, &r);
+        else if (op == "*") over = __builtin_mul_overflow(*a, *b, &r);
+        else {
+          if (*b == 0) return std::nullopt;
+          if (*a == INT64_MIN && *b == -1) decline("an overflowing constant");
+          r = op == "/" ? *a / *b : *a % *b;
+        }
+        if (over || !fits(r, n->type.elem)) decline("an overflowing constant");
+        return r;
+      }
+      case Node::Call:
+      case Node::MemberCall:
+      case Node::OpCall: return std::nullopt;
+      default: decline("a constant the reader does not fold");
+    }
+  }
+  static bool fits(int64_t v, Scalar s) {
+    switch (s) {
+      case Scalar::Int: return v >= INT32_MIN && v <= INT32_MAX;
+      case Scalar::Short: return v >= INT16_MIN && v <= INT16_MAX;
+      case Scalar::SChar:
+      case Scalar::Char: return v >= INT8_MIN && v <= INT8_MAX;
+      case Scalar::Long:
+      case Scalar::LongLong: return true;
+      default: return false;
+    }
+  }
+
+  // ---- statements, in RecursiveASTVisitor's order
+
+  void stmt(const Stmt* s) {
+    if (!s) return;
+    switch (s->kind) {
+      case Stmt::Compound:
+        for (const Stmt* k : s->kids) stmt(k);
+        return;
+      case Stmt::For: {
+        LoopInfo li;
+        li.stmt = s;
+        const Stmt* init = s->init;
+        li.var = init->var->name;
+        li.start = eval_int(init->expr);
+        if (s->cond->kind == Node::Binary && (s->cond->op == "<" || s->cond->op == "<=")) {
+          const Node* rhs = s->cond->kids[1];
+          if (s->cond->op == "<") {
+            li.end = eval_int(rhs);
+            li.end_text = text(rhs);
+          } else {
+            if (auto v = eval_int(rhs)) {
+              if (*v == INT64_MAX) decline("an overflowing loop end");
+              li.end = *v + 1;
+            }
+            li.end_text = text(rhs) + " + 1";
+          }
+        }
+        loops_.push_back(li);
+        expr(init->expr);
+        expr(s->cond);
+        expr(s->inc);
+        stmt(s->then);
+        loops_.pop_back();
+        return;
+      }
+      case Stmt::If:
+        expr(s->cond);
+        stmt(s->then);
+        stmt(s->els);
+        return;
+      case Stmt::Decl:
+        visit_var_decl(s);
+        if (s->expr) expr(s->expr);
+        return;
+      case Stmt::Expr:
+      case Stmt::Return:
+        if (s->expr) expr(s->expr);
+        return;
+      case Stmt::Null: return;
+    }
+  }
+
+  void visit_var_decl(const Stmt* s) {
+    const Var* v = s->var;
+    const std::string& name = v->name;
+    std::string base = accumulator_base(name);
+    if (!base.empty()) {
+      AccDecl a;
+      a.name = name;
+      a.dtype = elem_dtype(v->type);
+      for (auto& l : loops_) a.loops.push_back(l.stmt);
+      a.line = s->line;
+      a.column = s->col;
+      acc_decls_[base].push_back(a);
+      acc_vars_.insert(name);
+      return;
+    }
+    if (!s->expr) {
+      // A default-initialized std::array: Clang's initializer is the implicit constructor call,
+      // which the Clang reader classifies as "other".
+      KernelStmt st;
+      st.var = name;
+      st.op = "other";
+      st.loc = at(s->line, s->col);
+      out_.stmts.push_back(st);
+      return;
+    }
+    owner_[s->expr] = name;
+    record_value(name, s->expr, s->line, s->col);
+  }
+
+  // ---- expressions: Visit* of the node, then its children (pre-order)
+
+  void expr(const Node* n) {
+    switch (n->kind) {
+      case Node::Binary:
+        if (is_assign_op(n->op)) {
+          bool compound = n->op != "=";
+          on_assign(n->kids[0], n->kids[1], compound, n, compound ? binop_name(n->op.substr(0, n->op.size() - 1)) : "");
+        }
+        break;
+      case Node::OpCall:
+        if (n->kids.size() == 2 && (n->op == "=" || n->op == "+=" || n->op == "-=" || n->op == "*=" || n->op == "/=")) {
+          std::string compound = n->op == "+=" ? "add" : n->op == "-=" ? "sub" : n->op == "*=" ? "mul" : n->op == "/=" ? "div" : "";
+          on_assign(n->kids[0], n->kids[1], n->op != "=", n, compound);
+        }
+        break;
+      case Node::Subscript: visit_subscript(n); break;
+      case Node::Call:
+      case Node::MemberCall: visit_call(n); break;
+      case Node::ExplicitCast: visit_explicit_cast(n); break;
+      case Node::Unary:
+        if (n->op == "-" && ignore_parens(n->kids[0])->kind == Node::FloatLit) add_literal(ignore_parens(n->kids[0]), true, "");
+        break;
+      case Node::FloatLit: add_literal(n, false, ""); break;
+      case Node::Lambda:
+        stmt(n->body);
+        return;
+      default: break;
+    }
+    for (const Node* k : n->kids) expr(k);
+  }
+
+  static bool is_assign_op(std::string_view op) {
+    return op == "=" || op == "+=" || op == "-=" || op == "*=" || op == "/=" || op == "%=" || op == "&=" || op == "|=" ||
+           op == "^=" || op == "<<=" || op == ">>=";
+  }
+
+  const Var* param_of(const Node* e) const {
+    e = ignore_parens(e);
+    if (e->kind != Node::VarRef || !e->var->kernel_param) return nullptr;
+    return e->var;
+  }
+  static const Var* var_decl(const Node* e) {
+    e = ignore_parens(e);
+    return e && e->kind == Node::VarRef ? e->var : nullptr;
+  }
+  static std::string var_name(const Node* e) {
+    const Var* v = var_decl(e);
+    return v ? v->name : "";
+  }
+  std::string owner_of(const Node* e) const {
+    auto it = owner_.find(e);
+    return it == owner_.end() ? "" : it->second;
+  }
+
+  std::string index_text(const Node* idx) const {
+    const Node* e = ignore_parens(idx);
+    if (e->kind == Node::ExplicitCast && e->static_cast_ && e->type.is_scalar() && is_integer(e->type.elem))
+      e = e->kids[0];
+    return text(e);
+  }
+
+  bool pointer_and_index(const Node* arg, std::string& ptr, std::string& index) const {
+    const Node* e = ignore_parens(arg);
+    if (const Var* p = param_of(e)) {
+      ptr = p->name;
+      index = "0";
+      return true;
+    }
+    if (e->kind != Node::Binary || (e->op != "+" && e->op != "-")) return false;
+    if (const Var* p = param_of(e->kids[0])) {
+      ptr = p->name;
+      index = e->op == "-" ? "-(" + index_text(e->kids[1]) + ")" : index_text(e->kids[1]);
+      return true;
+    }
+    if (const Var* p = param_of(e->kids[1]); p && e->op == "+") {
+      ptr = p->name;
+      index = index_text(e->kids[0]);
+      return true;
+    }
+    return false;
+  }
+
+  void visit_subscript(const Node* a) {
+    if (store_targets_.count(a) && !compound_targets_.count(a)) return;
+    const Var* p = param_of(a->kids[0]);
+    if (!p) return;
+    MemAccess m;
+    m.ptr = p->name;
+    m.index = index_text(a->kids[1]);
+    m.value_dtype = elem_dtype(p->type);
+    m.vectorized = false;
+    m.var = owner_of(a);
+    m.loc = at(a->line, a->col);
+    out_.loads.push_back(m);
+  }
+
+  void visit_call(const Node* call) {
+    const std::string& name = call->name;
+    bool member = call->kind == Node::MemberCall;
+    size_t first_arg = member ? 1 : 0;
+    size_t nargs = call->kids.size() - first_arg;
+    if (name == "loadu" && nargs >= 1) {
+      std::string ptr, index;
+      if (pointer_and_index(call->kids[first_arg], ptr, index)) {
+        MemAccess m;
+        m.ptr = ptr;
+        m.index = index;
+        m.value_dtype = elem_dtype(call->type);
+        m.vectorized = call->type.is_vector();
+        m.var = owner_of(call);
+        m.loc = at(call->line, call->col);
+        out_.loads.push_back(m);
+      }
+    } else if (name == "store" && nargs >= 1) {
+      std::string ptr, index;
+      if (member && pointer_and_index(call->kids[1], ptr, index)) {
+        MemAccess m;
+        m.ptr = ptr;
+        m.index = index;
+        const Node* obj = call->kids[0];
+        m.var = var_name(obj);
+        m.value_dtype = elem_dtype(obj->type);
+        m.vectorized = obj->type.is_vector();
+        m.loc = at(call->line, call->col);
+        out_.stores.push_back(m);
+        add_store_site(m.var);
+      }
+    } else if ((name == "convert" || name == "cvt") && nargs == 1) {
+      CastOp c;
+      c.var = owner_of(call);
+      c.src = var_name(call->kids[first_arg]);
+      c.to = elem_dtype(call->type);
+      c.loc = at(call->line, call->col);
+      out_.casts.push_back(c);
+    }
+  }
+
+  void visit_explicit_cast(const Node* c) {
+    const Node* sub = c->kids[0];
+    std::string src = var_name(sub);
+    if (src.empty()) return;
+    const Var* vd = var_decl(sub);
+    if (vd && vd->loop) return;  // index arithmetic, not a value cast
+    CastOp op;
+    op.var = owner_of(c);
+    op.src = src;
+    op.to = elem_dtype(c->written);
+    op.loc = at(c->line, c->col);
+    out_.casts.push_back(op);
+  }
+
+  void add_literal(const Node* lit, bool negated, const std::string& var) {
+    if (!literals_seen_.insert(lit).second) return;
+    LiteralUse l;
+    l.text = (negated ? "-" : "") + text(lit);
+    l.value = negated ? -lit->value : lit->value;
+    l.var = var;
+    l.loc = at(lit->line, lit->col);
+    out_.literals.push_back(l);
+  }
+
+  void add_store_site(const std::string& var) {
+    StoreSite s;
+    s.var = var;
+    for (auto& l : loops_) s.loops.push_back(l.stmt);
+    store_sites_.push_back(s);
+  }
+
+  static const Node* literal_inside(const Node* e, bool* negated) {
+    *negated = false;
+    for (int i = 0; e && i < 8; ++i) {
+      e = ignore_parens(e);
+      if (e->kind == Node::FloatLit || e->kind == Node::IntLit) return e;
+      if (e->kind == Node::Unary) {
+        if (e->op == "-") {
+          *negated = !*negated;
+          e = e->kids[0];
+          continue;
+        }
+        return nullptr;
+      }
+      if (e->kind == Node::ExplicitCast) {
+        // Clang's getSubExpr() of a cast to a class (`Vectorized<float>(0.5)`) is the
+        // constructor call, not the literal: the Clang reader binds no literal there.
+        if (e->written.is_class()) return nullptr;
+        e = e->kids[0];
+        continue;
+      }
+      return nullptr;
+    }
+    return nullptr;
+  }
+
+  void collect_operands(const Node* n, std::vector<std::string>& out) const {
+    if (n->kind == Node::Lambda) return;
+    if (n->kind == Node::VarRef) {
+      if (std::find(out.begin(), out.end(), n->var->name) == out.end()) out.push_back(n->var->name);
+      return;
+    }
+    for (const Node* k : n->kids) collect_operands(k, out);
+  }
+
+  void lambda_results(const Stmt* s, std::vector<std::string>& out) const {
+    if (!s) return;
+    switch (s->kind) {
+      case Stmt::Return:
+        if (s->expr) collect_operands(s->expr, out);
+        return;
+      case Stmt::Compound:
+        for (const Stmt* k : s->kids) lambda_results(k, out);
+        return;
+      case Stmt::For: lambda_results(s->then, out); return;
+      case Stmt::If:
+        lambda_results(s->then, out);
+        lambda_results(s->els, out);
+        return;
+      default: return;
+    }
+  }
+
+  void classify_into(const Node* e, KernelStmt& st) const {
+    std::string op;
+    std::vector<std::string> operands;
+    classify(e, op, operands);
+    st.op = op;
+    st.operands.assign(operands.begin(), operands.end());
+  }
+
+  void classify(const Node* e, std::string& op, std::vector<std::string>& operands) const {
+    switch (e->kind) {
+      case Node::Paren:
+        classify(e->kids[0], op, operands);
+        if (op != "copy" && e->kids[0]->kind != Node::VarRef) return;
+        op = "copy";
+        return;
+      case Node::Lambda:
+        op = "lambda";
+        lambda_results(e->body, operands);
+        return;
+      case Node::Binary:
+        op = binop_name(e->op);
+        if (op.empty()) op = "other";
+        collect_operands(e, operands);
+        return;
+      case Node::Unary: {
+        bool neg = false;
+        if (literal_inside(e, &neg)) {
+          op = "constant";
+          return;
+        }
+        op = e->op == "-" ? "neg" : e->op == "!" ? "not" : "other";
+        collect_operands(e, operands);
+        return;
+      }
+      case Node::Cond:
+        op = "where";
+        collect_operands(e, operands);
+        return;
+      case Node::VarRef:
+        op = "copy";
+        collect_operands(e, operands);
+        return;
+      case Node::IntLit:
+      case Node::FloatLit:
+      case Node::BoolLit:
+        op = "constant";
+        return;
+      case Node::Subscript:
+        op = param_of(e->kids[0]) ? "load" : "index";
+        collect_operands(e, operands);
+        return;
+      case Node::ExplicitCast: {
+        const Node* sub = e->kids[0];
+        bool neg = false;
+        if (literal_inside(sub, &neg)) {
+          op = "constant";
+          return;
+        }
+        if (e->written == sub->type) {
+          classify(sub, op, operands);
+          return;
+        }
+        if (e->written.is_vector() && !sub->type.is_vector()) {
+          op = "broadcast";
+          collect_operands(sub, operands);
+          return;
+        }
+        op = "cast";
+        collect_operands(sub, operands);
+        return;
+      }
+      case Node::TempObject:
+        op = e->kids.empty() ? "constant" : "broadcast";
+        collect_operands(e, operands);
+        return;
+      case Node::OpCall:
+        if (e->op == "()" && e->kids[0]->kind == Node::Lambda) {
+          op = "call:lambda";
+          lambda_results(e->kids[0]->body, operands);
+          return;
+        }
+        if (e->op == "()") {
+          op = "call:lambda";
+        } else {
+          op = overloaded_name(e->op, e->kids.size());
+          if (op.empty()) op = "other";
+        }
+        collect_operands(e, operands);
+        return;
+      case Node::Call:
+      case Node::MemberCall:
+        if (e->name == "loadu") op = "load";
+        else if (e->name == "convert" || e->name == "cvt") op = "cast";
+        else if (!e->name.empty()) op = "call:" + e->name;
+        else op = "other";
+        collect_operands(e, operands);
+        return;
+      default:
+        op = "other";
+        collect_operands(e, operands);
+    }
+  }
+
+  void record_value(const std::string& var, const Node* init, int line, int col) {
+    KernelStmt st;
+    st.var = var;
+    classify_into(init, st);
+    st.loc = at(line, col);
+    out_.stmts.push_back(st);
+    bool neg = false;
+    if (const Node* lit = literal_inside(init, &neg)) add_literal(lit, neg, var);
+  }
+
+  void on_assign(const Node* lhs_in, const Node* rhs, bool compound, const Node* op_node, const std::string& compound_op) {
+    const Node* lhs = ignore_parens(lhs_in);
+    int line = op_node->op_line, col = op_node->op_col;
+    if (lhs->kind == Node::Subscript) {
+      if (const Var* p = param_of(lhs->kids[0])) {
+        store_targets_.insert(lhs);
+        if (compound) compound_targets_.insert(lhs);
+        MemAccess m;
+        m.ptr = p->name;
+        m.index = index_text(lhs->kids[1]);
+        m.value_dtype = elem_dtype(p->type);
+        const Node* v = rhs;
+        if (const Node* c = ignore_parens(v); c->kind == Node::ExplicitCast) v = c->kids[0];
+        m.var = var_name(v);
+        m.loc = at(lhs->line, lhs->col);
+        out_.stores.push_back(m);
+        add_store_site(m.var);
+        return;
+      }
+    }
+    const Node* base = lhs;
+    if (base->kind == Node::Subscript) base = ignore_parens(base->kids[0]);
+    if (base->kind == Node::OpCall && base->op == "[]") base = ignore_parens(base->kids[0]);
+    std::string var = var_name(base);
+    if (var.empty()) return;
+    owner_[rhs] = var;
+    if (acc_vars_.count(var)) {
+      AccUpdate u;
+      u.name = var;
+      u.loops = loops_;
+      combine_of(var, rhs, compound, compound_op, u.combine, u.input);
+      acc_updates_.push_back(u);
+    }
+    KernelStmt st;
+    st.var = var;
+    classify_into(rhs, st);
+    if (compound) {
+      st.op = compound_op.empty() ? "other" : compound_op;
+      bool has = false;
+      for (const auto& o : st.operands) has |= o == var;
+      if (!has) st.operands.insert(st.operands.begin(), var);
+    }
+    st.loc = at(line, col);
+    out_.stmts.push_back(st);
+  }
+
+  void combine_of(const std::string& acc, const Node* rhs, bool compound, const std::string& compound_op,
+                  std::string& combine, std::string& input) const {
+    std::vector<std::string> ops;
+    collect_operands(rhs, ops);
+    for (auto& o : ops)
+      if (o != acc && accumulator_base(o) != accumulator_base(acc)) {
+        input = o;
+        break;
+      }
+    if (compound) {
+      combine = compound_op.empty() ? "unknown" : compound_op;
+      return;
+    }
+    std::string op;
+    std::vector<std::string> unused;
+    classify(rhs, op, unused);
+    combine = cpp_kernel_facts::combine_of_update(op);
+  }
+
+  void finish_reductions() {
+    for (auto& [base, decls] : acc_decls_) {
+      ReduceOp r;
+      r.result_var = base;
+      const AccDecl* scalar_decl = nullptr;
+      for (auto& d : decls)
+        if (d.name == base) scalar_decl = &d;
+      const AccDecl* chosen = nullptr;
+      const AccUpdate* update = nullptr;
+      for (auto& u : acc_updates_) {
+        if (accumulator_base(u.name) != base) continue;
+        const AccDecl* d = nullptr;
+        for (auto& dd : decls)
+          if (dd.name == u.name) d = &dd;
+        if (!d || u.loops.size() <= d->loops.size()) continue;
+        chosen = d;
+        update = &u;
+        break;
+      }
+      if (!chosen) chosen = scalar_decl ? scalar_decl : &decls.front();
+      r.accumulator_dtype = chosen->dtype;
+      r.compute_dtype = chosen->dtype;
+      r.loc = at(chosen->line, chosen->column);
+      if (update) {
+        r.combine = update->combine;
+        r.input_var = update->input;
+        int64_t n = 1;
+        bool known = true;
+        std::string expr_text;
+        for (size_t i = chosen->loops.size(); i < update->loops.size(); ++i) {
+          const LoopInfo& l = update->loops[i];
+          if (l.var.size() > 6 && l.var.compare(l.var.size() - 6, 6, "_inner") == 0) continue;
+          if (l.start && l.end) {
+            n *= std::max<int64_t>(0, *l.end - *l.start);
+          } else {
+            known = false;
+          }
+          if (!expr_text.empty()) expr_text += "*";
+          expr_text += l.start && *l.start == 0 ? "(" + l.end_text + ")" : "(" + l.end_text + " - start)";
+        }
+        if (known) r.length = n;
+        else r.length_expr = expr_text;
+        const Stmt* inner = update->loops[chosen->loops.size()].stmt;
+        for (auto& s : store_sites_) {
+          if (accumulator_base(s.var) != base) continue;
+          if (std::find(s.loops.begin(), s.loops.end(), inner) != s.loops.end()) r.is_scan = true;
+        }
+      } else {
+        r.combine = "unknown";
+      }
+      out_.reductions.push_back(r);
+    }
+  }
+
+  const Parser& parser_;
+  const std::vector<LambdaInfo>& lambdas_;
+  Facts& out_;
+  std::vector<LoopInfo> loops_;
+  std::map<const Node*, std::string> owner_;
+  std::set<const Node*> store_targets_, compound_targets_, literals_seen_;
+  std::map<std::string, std::vector<AccDecl>> acc_decls_;
+  std::set<std::string> acc_vars_;
+  std::vector<AccUpdate> acc_updates_;
+  std::vector<StoreSite> store_sites_;
+};
+
+SourceLoc to_file(SourceLoc l, const FilePath& file, int first_line) {
+  l.file = file;
+  l.line = first_line + l.line - 1;
+  return l;
+}
+
+}  // namespace
+
+bool read_cpp_kernel_hand(Kernel& k, const FilePath& file_in, std::string* why) {
+  if (k.source.empty()) {
+    if (why) *why = "no source";
+    return false;
+  }
+  Facts f;
+  try {
+    Parser parser(k.source, lex(k.source));
+    Function fn = parser.parse_function();
+    Parser::check_tree_depth(fn);
+    Walker walker(parser, parser.lambdas, f);
+    walker.run(fn);
+  } catch (const Declined& d) {
+    if (why) *why = d.why;
+    return false;
+  }
+  const FilePath file = file_in.empty() ? k.def_loc.file : file_in;
+  const int first = k.source_first_line > 0 ? k.source_first_line : 1;
+  auto move = [&](SourceLoc l) { return to_file(l, file, first); };
+  k.params = std::move(f.params);
+  k.body_loc = move(SourceLoc{FilePath(), f.function_line, 1});
+  k.loads = std::move(f.loads);
+  k.stores = std::move(f.stores);
+  k.casts = std::move(f.casts);
+  k.literals = std::move(f.literals);
+  k.reductions = std::move(f.reductions);
+  k.stmts = std::move(f.stmts);
+  for (auto& m : k.loads) m.loc = move(m.loc);
+  for (auto& m : k.stores) m.loc = move(m.loc);
+  for (auto& c : k.casts) c.loc = move(c.loc);
+  for (auto& l : k.literals) l.loc = move(l.loc);
+  for (auto& r : k.reductions) r.loc = move(r.loc);
+  for (auto& s : k.stmts) s.loc = move(s.loc);
+  bool any_scan = false;
+  for (auto& r : k.reductions) any_scan |= r.is_scan;
+  if (k.backend == KernelBackend::Unknown) k.backend = KernelBackend::Cpp;
+  k.kind = any_scan ? KernelKind::Scan : k.reductions.empty() ? KernelKind::Pointwise : KernelKind::Reduction;
+  return true;
+}
+
+}  // namespace ilint

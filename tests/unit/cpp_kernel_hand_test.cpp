@@ -1,0 +1,204 @@
+// The hand reader of C++ kernels (analyzer/parse/cpp_kernel_hand.*) against the Clang reader:
+// on every C++ kernel of every capture in fixtures/ (cpp_pybinding kernels and the kernels of
+// C++ wrappers), it must accept and fill exactly what Clang fills; on what it does not know, it
+// must decline and leave the kernel as it was.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <iostream>
+#include <set>
+
+#include "analyzer/parse/cpp_hand.h"
+#include "analyzer/parse/cpp_kernel_hand.h"
+#include "analyzer/ingest/ingest.h"
+#include "analyzer/pipeline.h"
+#include "tests/kernel_facts.h"
+#include "tests/unit/test_util.h"
+
+#ifdef ILINT_HAVE_CLANG
+#include "analyzer/clang/clang_reader.h"
+#endif
+
+namespace fs = std::filesystem;
+using namespace ilint;
+
+namespace {
+
+// Every C++ kernel of every fixture, as the pipeline hands them to the kernel reader (with
+// their output_code.py), one Program per fixture kept alive.
+struct FixtureKernels {
+  std::vector<std::unique_ptr<Program>> programs;
+  std::vector<CppKernelJob> jobs;
+  std::vector<std::string> fixture_of;
+};
+
+FixtureKernels all_fixture_kernels() {
+  FixtureKernels out;
+  std::vector<fs::path> dirs;
+  for (auto& d : fs::directory_iterator(ILINT_FIXTURES_DIR))
+    if (d.is_directory()) dirs.push_back(d.path());
+  std::sort(dirs.begin(), dirs.end());
+  for (const auto& dir : dirs) {
+    DiagSink diags;
+    IngestResult in = ingest_paths({dir.string()}, diags);
+    auto prog = std::make_unique<Program>();
+    std::vector<CppKernelJob> jobs;
+    build_compiles(in, *prog, diags, 1, &jobs, true);
+    for (auto& j : jobs) {
+      out.jobs.push_back(j);
+      out.fixture_of.push_back(dir.filename().string());
+    }
+    out.programs.push_back(std::move(prog));
+  }
+  return out;
+}
+
+}  // namespace
+
+#ifdef ILINT_HAVE_CLANG
+TEST(CppKernelHand, ReadsEveryFixtureKernelAsClangDoes) {
+  install_optional_readers();
+  FixtureKernels fk = all_fixture_kernels();
+  size_t compared = 0;
+  std::set<std::string> distinct;
+  for (size_t i = 0; i < fk.jobs.size(); ++i) {
+    const Kernel& original = *fk.jobs[i].kernel;
+    Kernel by_clang = original, by_hand = original;
+    DiagSink clang_diags;
+    read_cpp_kernel_clang(by_clang, fk.jobs[i].file, clang_diags);
+    std::string why;
+    bool accepted = read_cpp_kernel_hand(by_hand, fk.jobs[i].file, &why);
+    EXPECT_TRUE(accepted) << fk.fixture_of[i] << " " << original.name << ": declined: " << why;
+    if (!accepted) continue;
+    EXPECT_EQ(ilint::testing::kernel_facts(by_hand), ilint::testing::kernel_facts(by_clang))
+        << fk.fixture_of[i] << " " << original.name;
+    ++compared;
+    distinct.insert(original.source);
+  }
+  // 16 distinct cpp_pybinding sources in 8 captures, and the kernels of the C++ wrappers.
+  EXPECT_EQ(compared, fk.jobs.size());
+  EXPECT_GE(compared, 24u);
+  EXPECT_GE(distinct.size(), 24u);
+  std::cout << "[ info ] " << compared << " kernels (" << distinct.size() << " distinct sources) read alike\n";
+}
+#endif
+
+#ifdef ILINT_HAVE_CLANG
+namespace {
+
+// Small edits of a real kernel: a line dropped, doubled or swapped with the next, a name or a
+// number replaced by another of the kernel's, a byte dropped or a punctuator inserted. Most
+// mutants are not Inductor's C++ any more; the hand reader must then either decline or read
+// them exactly as Clang does (errors included: accepting what Clang rejects is a failure).
+std::string mutate(const std::string& src, uint64_t& rng) {
+  auto next = [&rng](size_t n) {
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return n ? static_cast<size_t>(rng % n) : 0;
+  };
+  std::vector<std::string> lines;
+  {
+    size_t b = 0;
+    for (size_t i = 0; i <= src.size(); ++i)
+      if (i == src.size() || src[i] == '\n') {
+        lines.push_back(src.substr(b, i - b));
+        b = i + 1;
+      }
+  }
+  auto join = [](const std::vector<std::string>& ls) {
+    std::string s;
+    for (size_t i = 0; i < ls.size(); ++i) s += ls[i] + (i + 1 < ls.size() ? "\n" : "");
+    return s;
+  };
+  auto words = [&src](bool numbers) {
+    std::vector<std::pair<size_t, size_t>> out;
+    for (size_t i = 0; i < src.size();) {
+      if (std::isalnum(static_cast<unsigned char>(src[i])) || src[i] == '_') {
+        size_t j = i;
+        while (j < src.size() && (std::isalnum(static_cast<unsigned char>(src[j])) || src[j] == '_' || src[j] == '.')) ++j;
+        if (bool(std::isdigit(static_cast<unsigned char>(src[i]))) == numbers) out.push_back({i, j - i});
+        i = j;
+      } else {
+        ++i;
+      }
+    }
+    return out;
+  };
+  switch (next(7)) {
+    case 0: {
+      size_t l = next(lines.size());
+      lines.erase(lines.begin() + static_cast<long>(l));
+      return join(lines);
+    }
+    case 1: {
+      size_t l = next(lines.size());
+      lines.insert(lines.begin() + static_cast<long>(l), lines[l]);
+      return join(lines);
+    }
+    case 2: {
+      if (lines.size() < 2) return src;
+      size_t l = next(lines.size() - 1);
+      std::swap(lines[l], lines[l + 1]);
+      return join(lines);
+    }
+    case 3:
+    case 4: {
+      auto ws = words(next(2) == 0);
+      if (ws.size() < 2) return src;
+      auto a = ws[next(ws.size())], b = ws[next(ws.size())];
+      std::string s = src;
+      s.replace(a.first, a.second, src.substr(b.first, b.second));
+      return s;
+    }
+    case 5: {
+      std::string s = src;
+      if (!s.empty()) s.erase(next(s.size()), 1);
+      return s;
+    }
+    default: {
+      static const char* kInsert[] = {"(", ")", "{", "}", ";", ",", "-", "*", "<", ">", "=", "&", "[", "]", "."};
+      std::string s = src;
+      s.insert(next(s.size() + 1), kInsert[next(sizeof kInsert / sizeof *kInsert)]);
+      return s;
+    }
+  }
+}
+
+}  // namespace
+
+TEST(CppKernelHand, MutantsAreDeclinedOrReadAsClangReadsThem) {
+  install_optional_readers();
+  FixtureKernels fk = all_fixture_kernels();
+  std::vector<const Kernel*> distinct;
+  std::set<std::string> seen;
+  for (auto& j : fk.jobs)
+    if (seen.insert(j.kernel->source).second) distinct.push_back(j.kernel);
+  const char* env = std::getenv("ILINT_HAND_MUTANTS");
+  const size_t mutants = env ? std::strtoul(env, nullptr, 10) : 480;
+  uint64_t rng = 0x9e3779b97f4a7c15ull;
+  size_t accepted = 0, accepted_changed = 0;
+  for (size_t m = 0; m < mutants; ++m) {
+    const Kernel& original = *distinct[m % distinct.size()];
+    Kernel mutant = original;
+    mutant.source = mutate(original.source, rng);
+    if (m % 3 == 2) mutant.source = mutate(mutant.source, rng);  // some get two edits
+    Kernel by_hand = mutant;
+    std::string why;
+    if (!read_cpp_kernel_hand(by_hand, mutant.def_loc.file, &why)) {
+      EXPECT_EQ(ilint::testing::kernel_facts(by_hand), ilint::testing::kernel_facts(mutant)) << "declined but changed";
+      continue;
+    }
+    ++accepted;
+    if (mutant.source != original.source) ++accepted_changed;
+    Kernel by_clang = mutant;
+    DiagSink diags;
+    read_cpp_kernel_clang(by_clang, mutant.def_loc.file, diags);
+    EXPECT_EQ(ilint::testing::kernel_facts(by_hand), ilint::testing::kernel_facts(by_clang))
+        << "mutant " << m << " of " << original.name << ":\n" << mutant.source;
+  }
+  std::cout << "[ info ] " << mutants << " mutants: " << accepted << " accepted by the hand reader ("
+            << accepted_changed << " differing from their kernel), the rest declined\n";
+  EXPECT_GT(accepted_changed, 0u);
+}
+#endif
