@@ -190,6 +190,8 @@ std::vector<Token> lex(std::string_view s) {
       size_t e = i + 1;
       while (e < s.size() && s[e] != '"' && s[e] != '\\' && s[e] != '\n' && s[e] != '\r') ++e;
       if (e >= s.size() || s[e] != '"') decline("a string with escapes or without its closing quote");
+      // `"C"void` is a user-defined literal to C++11 (an error without its operator).
+      if (e + 1 < s.size() && ident_char(s[e + 1])) decline("a string followed by a name");
       t.kind = TK::String;
       t.end = e + 1;
     } else {

@@ -10,6 +10,8 @@ not committed). One folder per target under OUT:
   fuzz_fx_json      FX graph JSON documents (the inductor_lint_fx_graph format read by parse_fx_json)
                     made from the nodes of each fx_graph_readable.py, plus the provenance JSON files
   fuzz_cpp_kernel   every C++ kernel source (cpp_pybinding), and pairs of them joined by a form feed
+  fuzz_cpp_kernel_hand
+                    every C++ kernel source (cpp_pybinding)
   fuzz_cpp_wrapper  every C++ wrapper source (cpp_wrapper_src)
   fuzz_cpp_limits   every C++ kernel and wrapper source (the scan before Clang, cpp_limits.h)
   fuzz_dynamo_lines / fuzz_dynamo_logs
@@ -104,6 +106,7 @@ def main():
                 cpp = CPP_SRC.findall(text)
                 for src in cpp:
                     put(out, "fuzz_cpp_kernel", src)
+                    put(out, "fuzz_cpp_kernel_hand", src)
                     put(out, "fuzz_cpp_limits", src)
                 if len(cpp) >= 2:  # two kernels in one input: the batch path
                     put(out, "fuzz_cpp_kernel", cpp[0] + "\f" + cpp[1])

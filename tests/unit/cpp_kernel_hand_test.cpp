@@ -202,3 +202,33 @@ TEST(CppKernelHand, MutantsAreDeclinedOrReadAsClangReadsThem) {
   EXPECT_GT(accepted_changed, 0u);
 }
 #endif
+
+#ifdef ILINT_HAVE_CLANG
+// Inputs fuzz_cpp_kernel_hand found accepted by the hand reader and read otherwise by Clang
+// (tests/unit/regressions/cpp_kernel_hand_*): each is now declined untouched or read alike.
+TEST(CppKernelHand, SavedFuzzInputsKeepTheContract) {
+  install_optional_readers();
+  size_t n = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(ILINT_SOURCE_DIR) / "tests/unit/regressions")) {
+    std::string name = e.path().filename().string();
+    if (name.rfind("cpp_kernel_hand_", 0) != 0) continue;
+    ++n;
+    Kernel k;
+    k.name = "cpp_fused_fuzz_0";
+    k.backend = KernelBackend::Cpp;
+    k.source = ilint::testing::read_all(e.path());
+    k.source_first_line = 10;
+    k.def_loc = SourceLoc{"fuzz/output_code.py", 9, 1};
+    Kernel by_hand = k;
+    if (!read_cpp_kernel_hand(by_hand, "fuzz/output_code.py")) {
+      EXPECT_EQ(ilint::testing::kernel_facts(by_hand), ilint::testing::kernel_facts(k)) << name;
+      continue;
+    }
+    Kernel by_clang = k;
+    DiagSink diags;
+    read_cpp_kernel_clang(by_clang, "fuzz/output_code.py", diags);
+    EXPECT_EQ(ilint::testing::kernel_facts(by_hand), ilint::testing::kernel_facts(by_clang)) << name;
+  }
+  EXPECT_GE(n, 1u);
+}
+#endif

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <random>
 
+#include "analyzer/parse/cpp_kernel_hand.h"
 #include "analyzer/parse/cpp_limits.h"
 #include "analyzer/parse/fx_json.h"
 #include "analyzer/parse/fx_text.h"
@@ -258,7 +259,8 @@ TEST(Robustness, NumelLiteralOutsideInt64IsNotAStaticNumel) {
 
 // Every saved crash input parses again without crashing. Files are named by the reader they
 // crashed: python_*, triton_*, output_code_*, fx_text_*, fx_json_*; cpp_limits_* broke an invariant
-// of the scan before Clang (fuzz_cpp_limits: a prefix ending at a line's end never measures deeper).
+// of the scan before Clang (fuzz_cpp_limits: a prefix ending at a line's end never measures deeper);
+// cpp_kernel_hand_* were accepted by the hand C++ kernel reader and read otherwise by Clang.
 TEST(Robustness, EverySavedCrashInputParses) {
   fs::path dir = fs::path(ILINT_SOURCE_DIR) / "tests/unit/regressions";
   size_t n = 0;
@@ -295,6 +297,14 @@ TEST(Robustness, EverySavedCrashInputParses) {
       for (size_t cut = text.find('\n'); cut != std::string::npos; cut = text.find('\n', cut + 1))
         EXPECT_LE(measure_cpp_text(std::string_view(text).substr(0, cut + 1)).max_nesting, all.max_nesting)
             << name << " cut at " << cut;
+    } else if (name.rfind("cpp_kernel_hand_", 0) == 0) {
+      // Read as the hand reader's fuzz target read it; its contract with Clang is checked in
+      // CppKernelHand.SavedFuzzInputsKeepTheContract.
+      Kernel k;
+      k.name = "cpp_fused_fuzz_0";
+      k.source = text;
+      k.source_first_line = 10;
+      (void)read_cpp_kernel_hand(k, name);
     } else {
       ADD_FAILURE() << "regression input without a reader prefix: " << name;
     }
