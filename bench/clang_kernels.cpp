@@ -1,5 +1,6 @@
 // Cost of reading C++ kernels with Clang: cold parse per kernel (serial), cache hit per kernel,
-// and a cold parallel read on -j threads. Not a test: prints numbers, asserts nothing.
+// and a cold parallel read on -j threads; and the hand reader's (analyzer/parse/cpp_kernel_hand.*)
+// per kernel, with how many it accepts. Not a test: prints numbers, asserts nothing.
 //   bench_clang_kernels [--repeat N] [-j N] <capture dir or output_code.py>...
 #include <algorithm>
 #include <chrono>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "analyzer/clang/clang_reader.h"
+#include "analyzer/parse/cpp_kernel_hand.h"
 
 namespace fs = std::filesystem;
 using namespace ilint;
@@ -61,7 +63,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "no C++ kernels found\n");
     return 2;
   }
-  std::vector<double> cold, warm, par, batch1;
+  std::vector<double> cold, warm, par, batch1, hand;
+  size_t hand_accepted = 0;
   size_t errors = 0;
   for (int r = 0; r < repeat; ++r) {
     clear_clang_parse_cache();
@@ -94,6 +97,12 @@ int main(int argc, char** argv) {
     t0 = Clock::now();
     read_cpp_kernels_clang(js, d, 1);
     batch1.push_back(seconds_since(t0));
+    // The hand reader, one kernel at a time (it has no cache: every read is cold).
+    ks = kernels;
+    hand_accepted = 0;
+    t0 = Clock::now();
+    for (size_t i = 0; i < ks.size(); ++i) hand_accepted += read_cpp_kernel_hand(ks[i], kfiles[i]);
+    hand.push_back(seconds_since(t0) / kernels.size());
   }
   auto st = clang_parse_stats();
   std::printf("kernels: %zu from %zu output_code.py files, %.1f KiB of C++ (plus the prelude per parse)\n",
@@ -103,6 +112,8 @@ int main(int argc, char** argv) {
   std::printf("cold, batched, -j 1: %.2f ms per kernel\n", 1e3 * median(batch1) / kernels.size());
   std::printf("cold, batched, -j %d: %.2f ms wall for all %zu kernels (%.2f ms per kernel)\n", jobs,
               1e3 * median(par), kernels.size(), 1e3 * median(par) / kernels.size());
+  std::printf("hand reader:         %.3f ms per kernel, %zu of %zu kernels accepted (%.0fx cheaper than a cold Clang parse)\n",
+              1e3 * median(hand), hand_accepted, kernels.size(), median(cold) / std::max(median(hand), 1e-12));
   std::printf("kernel parses: %llu in %llu clang runs (%llu batch fallbacks), cache hits: %llu, diagnostics: %zu\n",
               static_cast<unsigned long long>(st.parses), static_cast<unsigned long long>(st.clang_runs),
               static_cast<unsigned long long>(st.batch_fallbacks), static_cast<unsigned long long>(st.cache_hits),

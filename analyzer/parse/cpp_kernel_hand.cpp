@@ -579,7 +579,14 @@ class Parser {
   }
   int template_int() {
     if (cur().kind != TK::Int) decline("a template argument that is not a plain number");
-    int64_t v = int_value(cur().text);
+    std::string_view text = cur().text;
+    if (text.size() > 1 && text[0] == '0') decline("an octal number");
+    size_t d = 0;
+    while (d < text.size() && digit(text[d])) ++d;
+    std::string_view suffix = text.substr(d);
+    if (!suffix.empty() && suffix != "L" && suffix != "l" && suffix != "LL" && suffix != "ll")
+      decline("an integer suffix the hand reader does not know");
+    int64_t v = int_value(text);
     ++p_;
     if (v > 1000000) decline("a large template argument");
     return static_cast<int>(v);
