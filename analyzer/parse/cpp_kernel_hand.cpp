@@ -385,7 +385,8 @@ class Parser {
     }
     expect(")");
     if (!is("{")) decline("a kernel declaration without a body");
-    f.body = parse_compound(/*new_scope=*/true);
+    // The parameters belong to the body's outermost block: a local may not take their names.
+    f.body = parse_compound(/*new_scope=*/false);
     scopes_.pop_back();
     if (cur().kind != TK::End) decline("more than one function in the kernel source");
     return f;
@@ -470,6 +471,8 @@ class Parser {
 
   // ---- scopes
   const Var* lookup(std::string_view name) const {
+    for (const std::string& d : declaring_)
+      if (name == d) decline("a variable used in its own initializer");
     for (size_t i = scopes_.size(); i-- > 0;) {
       for (const Var* v : scopes_[i])
         if (v->name == name) {
@@ -774,7 +777,11 @@ class Parser {
     v->name = std::string(ident());
     if (is("=")) {
       ++p_;
+      // Inside its own initializer the name already means the new variable (an error with auto):
+      // the reader does not follow that.
+      declaring_.push_back(v->name);
       Node* init = parse_assign();
+      declaring_.pop_back();
       s->expr = init;
       if (is_auto) {
         if (init->type.kind == Type::None || (init->type.kind == Type::Scalar_ && init->type.elem == Scalar::Void))
@@ -834,13 +841,16 @@ class Parser {
     v->type = *t;
     v->loop = true;
     expect("=");
+    declaring_.push_back(v->name);
     init->expr = parse_assign();
+    declaring_.pop_back();
     if (!init->expr->type.is_arith() || init->expr->type.is_class()) decline("a loop start that is not a number");
     declare(v);
     init->var = v;
     s->init = init;
     expect(";");
     s->cond = parse_expr();
+    if (!s->cond->type.is_arith()) decline("a for loop whose condition is not a scalar");
     expect(";");
     s->inc = parse_expr();
     expect(")");
@@ -1385,6 +1395,8 @@ class Parser {
       expect(")");
       n->e = prev_end();
       if (!sub->type.is_arith()) decline("a static_cast of a non-scalar");
+      if (is_class_scalar(*s) && is_class_scalar(sub->type.elem) && *s != sub->type.elem)
+        decline("a conversion between reduced-precision classes");
       n->written = scalar(*s);
       n->type = n->written;
       n->static_cast_ = true;
@@ -1732,6 +1744,7 @@ class Parser {
   size_t allocated_ = 0;
   std::vector<std::vector<const Var*>> scopes_;
   size_t barrier_ = 0;  // scopes below this index are not visible (a lambda without captures)
+  std::vector<std::string> declaring_;  // the variables whose initializers are being parsed
   std::vector<int> lambda_stack_;
   std::deque<Node> nodes_;
   std::deque<Stmt> stmts_;

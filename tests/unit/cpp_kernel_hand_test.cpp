@@ -232,3 +232,44 @@ TEST(CppKernelHand, SavedFuzzInputsKeepTheContract) {
   EXPECT_GE(n, 1u);
 }
 #endif
+
+#ifdef ILINT_HAVE_CLANG
+// Edits of a real kernel that Clang rejects although every token is in the hand reader's
+// vocabulary: the hand reader must decline them all (found by the mutation test and
+// fuzz_cpp_kernel_hand, or by reading the C++ rules the reader has to follow).
+TEST(CppKernelHand, DeclinesWhatClangRejects) {
+  install_optional_readers();
+  FixtureKernels fk = all_fixture_kernels();
+  const Kernel* div = nullptr;  // s2_cpu's cpp_fused_div_1: loads, a broadcast, a divide, a store
+  for (auto& j : fk.jobs)
+    if (j.kernel->name == "cpp_fused_div_1" && !div) div = j.kernel;
+  ASSERT_NE(div, nullptr);
+  struct Edit {
+    const char* what;
+    std::string from, to;
+  };
+  const std::vector<Edit> edits = {
+      {"a local takes a parameter's name", "auto tmp1 = static_cast<float>(2.0);", "auto in_out_ptr0 = static_cast<float>(2.0);"},
+      {"a name in its own auto initializer", "auto tmp1 = static_cast<float>(2.0);", "auto tmp1 = static_cast<float>(tmp1);"},
+      {"a declaration as an if's branch is gone after it", "if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(592L)))\n                {",
+       "if(C10_LIKELY(x0 >= static_cast<int64_t>(0) && x0 < static_cast<int64_t>(592L)))\n                auto tmp9 = 1; { auto tmp10 = tmp9;"},
+      {"a string glued to a name", "extern \"C\"  void", "extern \"C\"void"},
+      {"a vector divided by a double", "auto tmp3 = tmp0 / tmp2;", "auto tmp3 = tmp0 / 2.0;"},
+      {"a store through a pointer to const", "float* in_out_ptr0", "const float* in_out_ptr0"},
+      {"a keyword as the kernel's name", "void  kernel(", "void  static_cast("},
+  };
+  for (const auto& e : edits) {
+    Kernel k = *div;
+    size_t at = k.source.find(e.from);
+    ASSERT_NE(at, std::string::npos) << e.what;
+    k.source.replace(at, e.from.size(), e.to);
+    Kernel by_hand = k, by_clang = k;
+    std::string why;
+    EXPECT_FALSE(read_cpp_kernel_hand(by_hand, k.def_loc.file, &why)) << e.what;
+    EXPECT_EQ(ilint::testing::kernel_facts(by_hand), ilint::testing::kernel_facts(k)) << e.what;
+    DiagSink diags;
+    read_cpp_kernel_clang(by_clang, k.def_loc.file, diags);
+    EXPECT_FALSE(by_clang.parse_errors.empty()) << e.what << ": Clang accepts it, so declining it is not needed";
+  }
+}
+#endif
