@@ -227,7 +227,6 @@ bool is_unsigned(Scalar s) {
   return s == Scalar::UChar || s == Scalar::UShort || s == Scalar::UInt || s == Scalar::ULong || s == Scalar::ULongLong;
 }
 bool is_integer(Scalar s) { return s >= Scalar::Bool && s <= Scalar::ULongLong; }
-bool is_floating(Scalar s) { return s == Scalar::Float || s == Scalar::Double; }
 
 DType dtype_of(Scalar s) {
   switch (s) {
@@ -1005,7 +1004,7 @@ class Parser {
     for (;;) {
       if (cur().kind != TK::Punct) break;
       int p = precedence(cur().text);
-      if (p < 0 || p <= min_prec - 1 || p < min_prec) break;
+      if (p < min_prec) break;  // also ends at a token that is no binary operator (-1)
       const Token& opt = cur();
       ++p_;
       Node* rhs = parse_binary(p + 1);
@@ -1167,8 +1166,6 @@ class Parser {
     for (;;) {
       DepthGuard g(depth_);
       if (is("(")) {
-        const Token& open = cur();
-        (void)open;
         // A call of a lambda object: `tmp6()` or `[&]{...}()`.
         if (n->type.kind != Type::Lambda) decline("a call of something that is not a function or lambda");
         std::vector<Node*> args = parse_args();
@@ -1184,7 +1181,6 @@ class Parser {
         c->col = n->col;
         c->kids = {n};
         c->type = *li.ret;
-        if (c->type.kind == Type::Scalar_ && c->type.elem == Scalar::Void) c->type = Type{Type::Scalar_, Scalar::Void};
         n = c;
         continue;
       }
@@ -1496,11 +1492,9 @@ class Parser {
     const Token& start = cur();
     ++p_;
     expect("(");
-    size_t first = p_;
     Node* x = parse_expr();
     expect(")");
     check_inside_macro(x);
-    (void)first;
     if (!x->type.is_arith() || x->type.is_class()) decline("C10_LIKELY of a non-scalar");
     // The Clang reader records nothing for __builtin_expect, the cast to bool of a non-variable,
     // or the literal 1; the node stands for the whole expansion.
@@ -1682,11 +1676,6 @@ class Parser {
     return c;
   }
 
- public:
-  // vec_reduce_all<T, N>(lambda, v): parsed here since its template arguments come first.
-  // (Handled in at_vec_function's caller through parse_vec_reduce_all.)
-
- private:
   Node* parse_lambda() {
     const Token& start = cur();
     ++p_;
@@ -1784,9 +1773,8 @@ std::string overloaded_name(std::string_view op, size_t nargs) {
   if (op == "-") return nargs == 1 ? "neg" : "sub";
   if (op == "!") return "not";
   if (op == "~") return "bitnot";
-  if (op == "=" || op == "[]" || op == "()" || op.size() >= 2 && op.back() == '=' && op != "==" && op != "!=" &&
-                                                  op != "<=" && op != ">=")
-    return "";
+  bool assigns = op.size() >= 2 && op.back() == '=' && op != "==" && op != "!=" && op != "<=" && op != ">=";
+  if (op == "=" || op == "[]" || op == "()" || assigns) return "";
   return binop_name(op);
 }
 
@@ -1799,8 +1787,7 @@ struct LoopInfo {
 
 class Walker {
  public:
-  Walker(const Parser& parser, const std::vector<LambdaInfo>& lambdas, Facts& out)
-      : parser_(parser), lambdas_(lambdas), out_(out) {}
+  Walker(const Parser& parser, Facts& out) : parser_(parser), out_(out) {}
 
   void run(const Function& f) {
     out_.function_line = f.line;
@@ -2423,7 +2410,6 @@ class Walker {
   }
 
   const Parser& parser_;
-  const std::vector<LambdaInfo>& lambdas_;
   Facts& out_;
   std::vector<LoopInfo> loops_;
   std::map<const Node*, std::string> owner_;
@@ -2452,7 +2438,7 @@ bool read_cpp_kernel_hand(Kernel& k, const FilePath& file_in, std::string* why) 
     Parser parser(k.source, lex(k.source));
     Function fn = parser.parse_function();
     Parser::check_tree_depth(fn);
-    Walker walker(parser, parser.lambdas, f);
+    Walker walker(parser, f);
     walker.run(fn);
   } catch (const Declined& d) {
     if (why) *why = d.why;
