@@ -21,27 +21,8 @@ using namespace ilint;
 
 namespace {
 
-struct FixtureWrapper {
-  std::string file;
-  std::string text;  // the whole output_code.py
-  std::string source;
-  int first_line = 0;
-};
-
-// The C++ wrapper of every cpp_wrapper=True compile of the fixtures, in path order.
-std::vector<FixtureWrapper> fixture_wrappers() {
-  std::vector<fs::path> files;
-  for (auto& e : fs::recursive_directory_iterator(ILINT_FIXTURES_DIR))
-    if (e.path().filename() == "output_code.py") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  std::vector<FixtureWrapper> out;
-  for (auto& f : files) {
-    std::string text = ilint::testing::read_all(f);
-    for (auto& s : find_embedded_cpp_sources(text))
-      if (s.name == "cpp_wrapper_src") out.push_back({f.string(), text, s.source, s.first_line});
-  }
-  return out;
-}
+using ilint::testing::FixtureWrapper;
+using ilint::testing::fixture_wrappers;
 
 // Everything the wrapper reader filled in a compile (the --dump-model text) and every
 // diagnostic it reported.
