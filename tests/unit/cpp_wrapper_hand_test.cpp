@@ -14,7 +14,9 @@
 #include <sstream>
 
 #include "analyzer/model/program.h"
+#include "analyzer/parse/cpp_hand.h"
 #include "analyzer/parse/cpp_wrapper_hand.h"
+#include "analyzer/parse/output_code.h"
 #include "analyzer/report/dump_model.h"
 #include "test_util.h"
 #include "wrapper_model_text.h"
@@ -387,3 +389,75 @@ TEST(CppWrapperHand, MutatedWrappersDeclineOrReadAsClang) {
   std::printf("mutations: %d runs, %zu accepted, %zu compared with Clang\n", kRuns, accepted, compared);
   EXPECT_GT(accepted, 0u);  // damage to comments and kernel bodies leaves readable wrappers
 }
+
+// build_compiles asks cpp_wrapper_hand_accepts about each wrapper of a run; the read that follows
+// on the same thread takes the answer instead of parsing again. The source it finds is the one
+// the output_code.py parser hands the reader.
+TEST(CppWrapperHand, AnAcceptedWrapperIsParsedOnce) {
+  const FixtureWrapper& w = wrapper_of("s1_cuda_cppwrap", "model__3_");
+  uint64_t before = cpp_wrapper_hand_parses();
+  ASSERT_TRUE(cpp_wrapper_hand_accepts(w.text));
+  EXPECT_EQ(cpp_wrapper_hand_parses(), before + 1);
+  ASSERT_TRUE(cpp_wrapper_hand_accepts(w.text));  // asked twice: the kept answer
+  EXPECT_EQ(cpp_wrapper_hand_parses(), before + 1);
+  Compile c;
+  DiagSink diags;
+  std::vector<size_t> to_read;
+  set_cpp_hand_readers_enabled(true);
+  parse_output_code(w.file, w.text, c, diags, &to_read);
+  EXPECT_EQ(cpp_wrapper_hand_parses(), before + 1) << "the output_code.py parser's wrapper text is another";
+  EXPECT_FALSE(c.launches.empty());
+  EXPECT_FALSE(cpp_wrapper_hand_accepts("x = 1\n"));
+#ifdef ILINT_HAVE_CLANG
+  for (const FixtureWrapper& f : fixture_wrappers())  // what the Clang-side scanner finds too
+    for (auto& s : find_embedded_cpp_sources(f.text))
+      if (s.name == "cpp_wrapper_src") {
+        EXPECT_EQ(s.source, f.source) << f.file;
+        EXPECT_EQ(s.first_line, f.first_line) << f.file;
+      }
+#endif
+}
+
+// Without a Clang reader, a wrapper the hand reader takes is read, with no "not read" note.
+TEST(CppWrapperHand, ReadsWithoutClang) {
+  CppWrapperReader saved = cpp_wrapper_reader();
+  set_cpp_wrapper_reader({});
+  set_cpp_hand_readers_enabled(true);
+  const FixtureWrapper& w = wrapper_of("s2_cuda_cppwrap", "forward");
+  Compile c;
+  DiagSink diags;
+  std::vector<size_t> to_read;
+  parse_output_code(w.file, w.text, c, diags, &to_read);
+  for (auto& d : diags.sorted()) EXPECT_NE(d.code, "cpp-wrapper-skipped");
+  EXPECT_EQ(c.launches.size(), 1u);
+  EXPECT_EQ(c.device_type, "cuda");
+  set_cpp_hand_readers_enabled(false);  // ILINT_CPP_READER=clang: no reader left, so the note
+  Compile c2;
+  DiagSink diags2;
+  parse_output_code(w.file, w.text, c2, diags2, &to_read);
+  bool skipped = false;
+  for (auto& d : diags2.sorted()) skipped |= d.code == "cpp-wrapper-skipped";
+  EXPECT_TRUE(skipped);
+  EXPECT_TRUE(c2.launches.empty());
+  set_cpp_hand_readers_enabled(true);
+  set_cpp_wrapper_reader(saved);
+}
+
+#ifdef ILINT_HAVE_CLANG
+// A whole analysis of the C++ captures is the same with the hand reader and with Clang alone,
+// and with the hand reader taking every wrapper the wrapper batcher parses none.
+TEST(CppWrapperHand, AnalysisIsTheSameWithAndWithoutTheHandReader) {
+  std::vector<std::string> paths;
+  for (const char* f : {"s1_cpu_cppwrap", "s1_cuda_cppwrap", "s2_cpu_cppwrap", "s2_cuda_cppwrap"})
+    paths.push_back(ilint::testing::fixture(f));
+  set_cpp_hand_readers_enabled(false);
+  std::string clang_only = ilint::testing::analysis_text(paths, 1);
+  std::string clang_only_j2 = ilint::testing::analysis_text(paths, 2);
+  set_cpp_hand_readers_enabled(true);
+  WrapperBatchStats before = wrapper_batch_stats();
+  EXPECT_EQ(ilint::testing::analysis_text(paths, 1), clang_only);
+  EXPECT_EQ(ilint::testing::analysis_text(paths, 2), clang_only_j2);
+  EXPECT_EQ(wrapper_batch_stats().batches, before.batches);
+  EXPECT_NE(clang_only.find("cpp_wrapper"), std::string::npos);
+}
+#endif
