@@ -28,6 +28,7 @@
 #include <tuple>
 
 #include "analyzer/parse/cpp_limits.h"
+#include "analyzer/parse/cpp_text.h"
 #include "analyzer/util/hash.h"
 #include "analyzer/util/text.h"
 
@@ -601,28 +602,7 @@ std::vector<const clang::NamespaceDecl*> batch_scopes(const clang::ASTContext& c
   return scopes;
 }
 
-std::string blank_includes(const std::string& code) {
-  // Lines end where Clang ends them: "\n", "\r\n" or a lone "\r" (a wrapper with lone CRs kept
-  // its #include lines when only "\n" counted; found through fuzz_cpp_wrapper). The line ends are
-  // kept as they are, so Clang's line numbers do not move. Only the '#'s are visited (memchr):
-  // this runs on every kernel and wrapper.
-  std::string out;
-  out.reserve(code.size());
-  size_t copied = 0;
-  for (size_t hash = code.find('#'); hash != std::string::npos; hash = code.find('#', hash + 1)) {
-    size_t bol = hash;
-    while (bol > 0 && (code[bol - 1] == ' ' || code[bol - 1] == '\t')) --bol;
-    if (bol > 0 && code[bol - 1] != '\n' && code[bol - 1] != '\r') continue;
-    if (code.compare(hash, 8, "#include") != 0) continue;
-    size_t eol = hash;
-    while (eol < code.size() && code[eol] != '\n' && code[eol] != '\r') ++eol;
-    out.append(code, copied, bol - copied);
-    copied = eol;
-    hash = eol;
-  }
-  out.append(code, copied, std::string::npos);
-  return out;
-}
+std::string blank_includes(const std::string& code) { return blank_cpp_includes(code); }
 
 const clang::Expr* strip(const clang::Expr* e) {
   while (e) {
@@ -700,19 +680,7 @@ std::string node_text(const clang::SourceRange& r, const clang::ASTContext& ctx)
   auto range = clang::Lexer::makeFileCharRange(clang::CharSourceRange::getTokenRange(r), sm, ctx.getLangOpts());
   if (range.isInvalid()) range = clang::CharSourceRange::getTokenRange(sm.getExpansionRange(r).getAsRange());
   llvm::StringRef text = clang::Lexer::getSourceText(range, sm, ctx.getLangOpts());
-  std::string out;
-  out.reserve(text.size());
-  bool space = false;
-  for (char ch : text) {
-    if (ch == ' ' || ch == '\n' || ch == '\t' || ch == '\r') {
-      space = true;
-      continue;
-    }
-    if (space && !out.empty()) out.push_back(' ');
-    space = false;
-    out.push_back(ch);
-  }
-  return out;
+  return collapse_blanks(std::string_view(text.data(), text.size()));
 }
 
 KernelParam kernel_param_of(const clang::ParmVarDecl& p, const clang::ASTContext& ctx) {

@@ -109,7 +109,8 @@ const PreludeText& wrapper_prelude();
 // token stream after its declarator, braces counted.
 clang::SourceLocation skipped_body_end(const clang::FunctionDecl& f, const clang::ASTContext& ctx);
 
-// Replaces each `#include ...` line by an empty line, so the prelude stands in for it.
+// Replaces each `#include ...` line by an empty line, so the prelude stands in for it
+// (blank_cpp_includes, analyzer/parse/cpp_text.h: the hand readers blank the same lines).
 std::string blank_includes(const std::string& code);
 
 // ------------------------------------------------------------------ batches

@@ -9,11 +9,11 @@
 #include <memory>
 #include <re2/re2.h>
 #include <set>
-#include <sstream>
 #include <string_view>
 
 #include "analyzer/clang/clang_common.h"
 #include "analyzer/clang/clang_reader.h"
+#include "analyzer/parse/cpp_wrapper_vocab.h"
 #include "analyzer/util/text.h"
 
 namespace ilint {
@@ -26,40 +26,6 @@ const char kWrapperPrelude[] =
 #include "analyzer/clang/prelude/cpp_wrapper_prelude.inc"
     ;
 
-std::vector<std::string> split_lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  for (std::string l; std::getline(ss, l);) out.push_back(l);
-  return out;
-}
-
-// Shim functions that are bookkeeping, not a computation: no KernelLaunch for them.
-bool is_bookkeeping_shim(const std::string& n) {
-  static const RE2 re(
-      R"(aoti_torch_(empty_strided|item_\w+|get_\w+|dtype_\w+|device_type_\w+|layout_\w+|memory_format_\w+|delete_\w+|new_\w+|create_\w+|assign_\w+|check_\w+|_reinterpret_tensor|grad_mode_\w+|release_\w+|clone\w*|tensor_copy_\w*))");
-  return RE2::FullMatch(n, re);
-}
-
-// aoti_torch_cpu_cumsum -> aten.cumsum; aoti_torch_cuda_mm_out -> aten.mm_out; "" otherwise.
-std::string aten_op_of_shim(const std::string& n) {
-  static const RE2 re(R"(aoti_torch_(?:cpu|cuda|xpu|mps)_(\w+))");
-  std::string op;
-  if (RE2::FullMatch(n, re, &op)) return "aten." + op;
-  return "";
-}
-
-std::string strip_suffix(const std::string& s, const std::string& suf) {
-  if (s.size() > suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0)
-    return s.substr(0, s.size() - suf.size());
-  return s;
-}
-
-struct CommentMark {
-  int line = 0;
-  std::vector<std::string> source_nodes;
-  std::string handle;
-};
-
 class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
  public:
   // `scope` holds the wrapper's declarations: the translation unit, or the namespace the wrapper
@@ -67,30 +33,7 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
   WrapperVisitor(clang::ASTContext& ctx, const clang::DeclContext& scope, Compile& c, const FilePath& file,
                  int first_line, const std::vector<std::string>& lines)
       : ctx_(ctx), sm_(ctx.getSourceManager()), scope_(scope), c_(c), file_(file), first_line_(first_line),
-        lines_(lines) {
-    static const RE2 nodes_re(R"(^\s*//\s*Topologically Sorted Source Nodes:\s*\[(.*?)\])");
-    static const RE2 handle_re(R"(^\s*//\s*\[Provenance debug handles\]\s*(.*?)\s*$)");
-    for (size_t i = 0; i < lines_.size(); ++i) {
-      // Nearly every line is code: a substring test first, the pattern only on comment lines.
-      if (lines_[i].find("//") == std::string::npos) continue;
-      std::string m1;
-      CommentMark cm;
-      cm.line = static_cast<int>(i) + 1;
-      if (lines_[i].find("Topologically Sorted Source Nodes") != std::string::npos &&
-          RE2::PartialMatch(lines_[i], nodes_re, &m1)) {
-        std::stringstream ss(m1);
-        for (std::string n; std::getline(ss, n, ',');) {
-          size_t b = n.find_first_not_of(' '), e = n.find_last_not_of(' ');
-          if (b != std::string::npos) cm.source_nodes.push_back(n.substr(b, e - b + 1));
-        }
-        comments_.push_back(cm);
-      } else if (lines_[i].find("[Provenance debug handles]") != std::string::npos &&
-                 RE2::PartialMatch(lines_[i], handle_re, &m1)) {
-        cm.handle = m1;
-        comments_.push_back(cm);
-      }
-    }
-  }
+        lines_(lines), comments_(wrapper_comment_marks(lines)) {}
 
   bool shouldVisitTemplateInstantiations() const { return false; }
 
@@ -208,7 +151,7 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
     if (callee == "aoti_torch_empty_strided" && call->getNumArgs() >= 7) {
       Buffer b;
       std::string h = var_name(strip_addr(call->getArg(call->getNumArgs() - 1)));
-      b.name = strip_suffix(h, "_handle");
+      b.name = without_suffix(h, "_handle");
       b.meta.shape = to_istrings(arrays_[var_name(strip(call->getArg(1)))]);
       b.meta.stride = to_istrings(arrays_[var_name(strip(call->getArg(2)))]);
       std::string dt = var_name(strip(call->getArg(3)));
@@ -218,19 +161,14 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
       if (!b.name.empty()) add_buffer(b);
       return true;
     }
-    static const RE2 item_re(R"(aoti_torch_item_(\w+))");
-    std::string item_type;
-    if (RE2::FullMatch(callee, item_re, &item_type) && call->getNumArgs() == 2) {
+    std::string item_type = item_shim_type(callee);
+    if (!item_type.empty() && call->getNumArgs() == 2) {
       // AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_item_int64(inputs[0], &arg0_1));
       int64_t idx = -1;
       std::string target = var_name(strip_addr(call->getArg(1)));
       if (subscript_of(strip(call->getArg(0)), inputs_var_, idx) && !target.empty()) {
-        const std::string& t = item_type;
-        ValueKind k = t.rfind("int", 0) == 0 || t.rfind("uint", 0) == 0 ? ValueKind::SymInt
-                      : t.rfind("float", 0) == 0 || t.rfind("bfloat", 0) == 0 ? ValueKind::SymFloat
-                      : t == "bool" ? ValueKind::SymBool : ValueKind::Scalar;
-        add_input(target, idx, k, line);
-        scalar_inputs_[target] = parse_dtype(t);
+        add_input(target, idx, item_value_kind(item_type), line);
+        scalar_inputs_[target] = parse_dtype(item_type);
       }
       return true;
     }
@@ -406,8 +344,7 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
     l.order = order_++;
     l.is_fallback = true;
     l.shim = callee;
-    l.kernel = callee == "aoti_torch_copy_" ? "copy_" : aten_op_of_shim(callee);
-    if (l.kernel.empty()) l.kernel = callee;
+    l.kernel = fallback_kernel_of_shim(callee);
     for (unsigned i = 0; i < call->getNumArgs(); ++i) {
       const clang::Expr* a = call->getArg(i);
       const clang::Expr* s = strip(a)->IgnoreParenImpCasts();
@@ -415,7 +352,7 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
       if (auto* u = llvm::dyn_cast<clang::UnaryOperator>(s); u && u->getOpcode() == clang::UO_AddrOf) {
         auto* v = var_decl(u->getSubExpr());
         if (v && v->getType().getAsString().find("AtenTensorHandle") != std::string::npos) {
-          l.results.push_back(strip_suffix(v->getName().str(), "_handle"));
+          l.results.push_back(without_suffix(v->getName().str(), "_handle"));
           continue;
         }
       }
@@ -549,7 +486,7 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
   FilePath file_;
   int first_line_;
   const std::vector<std::string>& lines_;
-  std::vector<CommentMark> comments_;
+  std::vector<WrapperCommentMark> comments_;
   int last_launch_line_ = 0;
   int cur_col_ = 1;  // column of the declaration or call being visited
   int order_ = 0;
@@ -794,7 +731,7 @@ bool read_cpp_wrapper_clang(Compile& c, const std::string& source, int first_lin
     if (!alone.ctx) return false;
     where = {alone.ctx, alone.ctx->getTranslationUnitDecl()};
   }
-  std::vector<std::string> lines = split_lines(source);
+  std::vector<std::string> lines = split_wrapper_lines(source);
   std::vector<Kernel> kernels;
   WrapperVisitor v(*where.ctx, *where.scope, c, file, first_line, lines);
   // The kernels defined in the wrapper are added before the entry is walked: launches need their

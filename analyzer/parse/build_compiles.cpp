@@ -11,6 +11,7 @@
 #include "analyzer/ingest/ingest.h"
 #include "analyzer/parse/cpp_hand.h"
 #include "analyzer/parse/cpp_kernel_hand.h"
+#include "analyzer/parse/cpp_wrapper_hand.h"
 #include "analyzer/parse/fx_json.h"
 #include "analyzer/parse/fx_text.h"
 #include "analyzer/parse/json_events_sax.h"
@@ -288,6 +289,10 @@ size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags,
           if (ahead_read[j - lo] && holds_cpp_wrapper(ahead[j - lo]))
             with_wrapper.push_back(ahead[j - lo]);
         }
+        // Wrappers the hand reader takes never reach Clang: when it takes them all (or all but
+        // one), the Clang module is not loaded for them. Its answers are kept for the reads.
+        if (cpp_hand_readers_enabled())
+          std::erase_if(with_wrapper, [](std::string_view t) { return cpp_wrapper_hand_accepts(t); });
         if (with_wrapper.size() >= 2) prepared = batcher(with_wrapper);
       }
       build(i, ok ? &buffer : nullptr);

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <set>
 
+#include "analyzer/parse/cpp_hand.h"
+#include "analyzer/parse/cpp_wrapper_hand.h"
 #include "analyzer/parse/fx_text.h"
 #include "analyzer/parse/line_scan.h"
 #include "analyzer/parse/python.h"
@@ -261,8 +263,9 @@ void parse_output_code(const FilePath& path, const std::string& text, Compile& c
     }
   }
 
-  // ---- cpp_wrapper=True: the wrapper and its C++ kernels are one C++ string, read by the Clang
-  // reader when it is linked in (before the get_args pass below, which fills input metadata).
+  // ---- cpp_wrapper=True: the wrapper and its C++ kernels are one C++ string, read by the hand
+  // reader (analyzer/parse/cpp_wrapper_hand.h) or, for what it declines, by the Clang reader when
+  // there is one (before the get_args pass below, which fills input metadata).
   for (const auto& s : m.stmts) {
     if (s.def_depth != 0 || s.kind != Stmt::Assign || s.targets.empty() || s.targets[0]->kind != Expr::Name ||
         s.targets[0]->text != "cpp_wrapper_src" || !s.value)
@@ -271,8 +274,12 @@ void parse_output_code(const FilePath& path, const std::string& text, Compile& c
     if (src->kind == Expr::Tuple && src->items.size() == 1) src = src->items[0];
     if (src->kind != Expr::String) continue;
     c.cpp_wrapper = true;
+    std::string source(src->text);
+    // The hand reader first (it reads Inductor's own vocabulary and declines the rest), then Clang.
+    if (cpp_hand_readers_enabled() && read_cpp_wrapper_hand(c, source, src->line, path, diags, cpp_kernels_to_read))
+      continue;
     if (cpp_wrapper_reader())
-      cpp_wrapper_reader()(c, std::string(src->text), src->line, path, diags, cpp_kernels_to_read);
+      cpp_wrapper_reader()(c, source, src->line, path, diags, cpp_kernels_to_read);
     else diags.note("cpp-wrapper-skipped", "C++ wrapper not read: built without the Clang reader", SourceLoc{path, s.line, 1});
   }
 

@@ -13,6 +13,7 @@ not committed). One folder per target under OUT:
   fuzz_cpp_kernel_hand
                     every C++ kernel source (cpp_pybinding)
   fuzz_cpp_wrapper  every C++ wrapper source (cpp_wrapper_src)
+  fuzz_cpp_wrapper_hand  the same wrapper sources (the hand reader, compared with Clang's)
   fuzz_cpp_limits   every C++ kernel and wrapper source (the scan before Clang, cpp_limits.h)
   fuzz_dynamo_lines / fuzz_dynamo_logs
                     TORCH_LOGS text (stderr.txt), torchdynamo/debug.log and TORCH_TRACE logs, cut at
@@ -112,6 +113,7 @@ def main():
                     put(out, "fuzz_cpp_kernel", cpp[0] + "\f" + cpp[1])
                 for src in CPP_WRAPPER_SRC.findall(text):
                     put(out, "fuzz_cpp_wrapper", src)
+                    put(out, "fuzz_cpp_wrapper_hand", src)
                     put(out, "fuzz_cpp_limits", src)
                 block = [l for l in text.splitlines() if l.startswith("#   %") or l.startswith("# Graph fragment")]
                 if block:

@@ -13,6 +13,7 @@
 
 #include "analyzer/clang/clang_reader.h"
 #include "analyzer/model/program.h"
+#include "analyzer/parse/cpp_hand.h"
 #include "analyzer/report/dump_model.h"
 #include "test_util.h"
 
@@ -21,27 +22,8 @@ using namespace ilint;
 
 namespace {
 
-struct FixtureWrapper {
-  std::string file;
-  std::string text;  // the whole output_code.py
-  std::string source;
-  int first_line = 0;
-};
-
-// The C++ wrapper of every cpp_wrapper=True compile of the fixtures, in path order.
-std::vector<FixtureWrapper> fixture_wrappers() {
-  std::vector<fs::path> files;
-  for (auto& e : fs::recursive_directory_iterator(ILINT_FIXTURES_DIR))
-    if (e.path().filename() == "output_code.py") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  std::vector<FixtureWrapper> out;
-  for (auto& f : files) {
-    std::string text = ilint::testing::read_all(f);
-    for (auto& s : find_embedded_cpp_sources(text))
-      if (s.name == "cpp_wrapper_src") out.push_back({f.string(), text, s.source, s.first_line});
-  }
-  return out;
-}
+using ilint::testing::FixtureWrapper;
+using ilint::testing::fixture_wrappers;
 
 // Everything the wrapper reader filled in a compile (the --dump-model text) and every
 // diagnostic it reported.
@@ -229,6 +211,9 @@ TEST(ClangWrapperBatch, AWrapperThatCannotShareAUnitIsParsedAlone) {
 
 TEST(ClangWrapperBatch, AnAnalysisIsTheSameWithAndWithoutBatches) {
   install_optional_readers();
+  // Every fixture wrapper goes to Clang here, as with ILINT_CPP_READER=clang: the hand reader
+  // would take them all and leave no batch (CppWrapperHand.AnalysisIsTheSameWithAndWithoutTheHandReader).
+  set_cpp_hand_readers_enabled(false);
   auto run = [](int jobs) {
     std::vector<std::string> paths;
     for (const char* f : {"s1_cpu_cppwrap", "s1_cuda_cppwrap", "s2_cpu_cppwrap", "s2_cuda_cppwrap"})
@@ -243,6 +228,7 @@ TEST(ClangWrapperBatch, AnAnalysisIsTheSameWithAndWithoutBatches) {
   set_cpp_wrapper_batcher(nullptr);
   std::string alone = run(1);
   set_cpp_wrapper_batcher(saved);
+  set_cpp_hand_readers_enabled(true);
   EXPECT_EQ(batched1, alone);
   EXPECT_EQ(batched2, alone);
 }

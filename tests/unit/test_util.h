@@ -2,6 +2,7 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "analyzer/dynamo/dump.h"
+#include "analyzer/parse/cpp_wrapper_hand.h"
 #include "analyzer/pipeline.h"
 #include "analyzer/report/dump_model.h"
 
@@ -28,6 +30,29 @@ inline void write_all(const std::filesystem::path& p, const std::string& s) {
   std::filesystem::create_directories(p.parent_path());
   std::ofstream out(p, std::ios::binary);
   out << s;
+}
+
+// The C++ wrapper of a cpp_wrapper=True compile of the fixtures.
+struct FixtureWrapper {
+  std::string file;
+  std::string text;  // the whole output_code.py
+  std::string source;
+  int first_line = 0;
+};
+
+// The C++ wrapper of every cpp_wrapper=True compile of the fixtures, in path order.
+inline std::vector<FixtureWrapper> fixture_wrappers() {
+  std::vector<std::filesystem::path> files;
+  for (auto& e : std::filesystem::recursive_directory_iterator(ILINT_FIXTURES_DIR))
+    if (e.path().filename() == "output_code.py") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  std::vector<FixtureWrapper> out;
+  for (auto& f : files) {
+    std::string text = read_all(f);
+    CppWrapperSourceText s = find_cpp_wrapper_source(text);
+    if (s.first_line > 0) out.push_back({f.string(), text, std::string(s.source), s.first_line});
+  }
+  return out;
 }
 
 // A fresh folder under the system temp dir, removed at scope end.
