@@ -134,6 +134,13 @@ std::vector<Token> lex(std::string_view s) {
         // left is one Clang would try to open.
         decline("an #include that is not alone on its line");
       } else if (w.size() >= 2 && w[0] == "pragma" && w[1] == "omp") {
+        // Clang ignores the pragma but still lexes its line: only plain words, numbers and
+        // `( ) , : + - *` (what Inductor writes: `omp parallel num_threads(16)`, `omp for
+        // collapse(2)`), so no lexical error can hide there.
+        for (char ch : d)
+          if (!(ident_char(ch) || ch == ' ' || ch == '\t' || ch == '(' || ch == ')' || ch == ',' || ch == ':' ||
+                ch == '+' || ch == '-' || ch == '*'))
+            decline("a #pragma omp with characters other than words, numbers and ( ) , : + - *");
       } else if (w.size() == 3 && w[0] == "pragma" && w[1] == "GCC" && w[2] == "ivdep") {
       } else if (w.size() == 4 && w[0] == "pragma" && w[1] == "GCC" && w[2] == "unroll" &&
                  std::all_of(w[3].begin(), w[3].end(), digit) && w[3].size() <= 4 && w[3][0] != '0') {
