@@ -621,8 +621,12 @@ class WrapperParser {
     for (const UserMacro& m : macros_) {
       if (!balanced(m.body, 0, m.body.size())) return false;
       if (!macro_uses_fit(m.body) || !no_top_level_comma(m.body)) return false;
-      for (const Token& t : m.body)  // a `?` the expansion could put before a closing bracket
-        if (t.kind == TokKind::Punct && code_.substr(t.begin, t.end - t.begin) == "?") return false;
+      for (const Token& t : m.body) {  // a `?` the expansion could put before a closing bracket
+        std::string_view p = code_.substr(t.begin, t.end - t.begin);
+        if (t.kind == TokKind::Punct && p == "?") return false;
+        // `#` and `##` in a body stringize and paste, which can make invalid tokens: not followed.
+        if (t.kind == TokKind::Punct && (p == "#" || p == "##" || p == "%:")) return false;
+      }
     }
     return macro_uses_fit(toks_);
   }
@@ -660,6 +664,18 @@ class WrapperParser {
         // Not followed by its '(' here, it could take one from what follows an expansion
         // (`#define A(x) x` then `A(C10_LIKELY)(1, 2)`), with any number of arguments.
         if (!punct(i + 1, '(')) return false;
+        // CACHE_TORCH_*(x) pastes `cached_torch_..._##x`: the argument's first token must
+        // join a name into one name (`0.001` makes an invalid token, an error even in a body
+        // Clang skips; fuzz_cpp_wrapper_hand).
+        if (w.rfind("CACHE_TORCH_", 0) == 0 && !punct(i + 2, ')')) {
+          const Token& a = toks[std::min(i + 2, toks.size() - 1)];
+          bool joins = i + 2 < toks.size() && (a.kind == TokKind::Ident || a.kind == TokKind::Number);
+          for (uint32_t b = a.begin; joins && b < a.end; ++b) {
+            char c = code_[b];
+            joins = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+          }
+          if (!joins) return false;
+        }
         open.push_back(Open{params, depth, 0, i + 1});
       } else if (punct(i, '(')) {
         ++depth;

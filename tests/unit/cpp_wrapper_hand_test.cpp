@@ -461,3 +461,26 @@ TEST(CppWrapperHand, AnalysisIsTheSameWithAndWithoutTheHandReader) {
   EXPECT_NE(clang_only.find("cpp_wrapper"), std::string::npos);
 }
 #endif
+
+// Inputs fuzz_cpp_wrapper_hand found accepted by the hand reader and rejected or read otherwise by
+// Clang (tests/unit/regressions/cpp_wrapper_hand_*): each is now declined untouched or read alike.
+TEST(CppWrapperHand, SavedFuzzInputsKeepTheContract) {
+  size_t n = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(ILINT_SOURCE_DIR) / "tests/unit/regressions")) {
+    std::string name = e.path().filename().string();
+    if (name.rfind("cpp_wrapper_hand_", 0) != 0) continue;
+    ++n;
+    std::string source = ilint::testing::read_all(e.path());
+    Reading hand = read_with(Reader::Hand, source, 7, true);
+    if (!hand.returned) {
+      EXPECT_EQ(hand.text, untouched()) << name;
+      continue;
+    }
+#ifdef ILINT_HAVE_CLANG
+    Reading clang = read_with(Reader::Clang, source, 7, true);
+    EXPECT_TRUE(clang.returned) << name << ": Clang reports errors";
+    EXPECT_EQ(hand.text, clang.text) << name;
+#endif
+  }
+  EXPECT_GE(n, 1u);
+}

@@ -12,6 +12,7 @@
 #include <random>
 
 #include "analyzer/parse/cpp_kernel_hand.h"
+#include "analyzer/parse/cpp_wrapper_hand.h"
 #include "analyzer/parse/cpp_limits.h"
 #include "analyzer/parse/fx_json.h"
 #include "analyzer/parse/fx_text.h"
@@ -260,7 +261,7 @@ TEST(Robustness, NumelLiteralOutsideInt64IsNotAStaticNumel) {
 // Every saved crash input parses again without crashing. Files are named by the reader they
 // crashed: python_*, triton_*, output_code_*, fx_text_*, fx_json_*; cpp_limits_* broke an invariant
 // of the scan before Clang (fuzz_cpp_limits: a prefix ending at a line's end never measures deeper);
-// cpp_kernel_hand_* were accepted by the hand C++ kernel reader and read otherwise by Clang.
+// cpp_kernel_hand_* / cpp_wrapper_hand_* were accepted by a hand C++ reader and read otherwise by Clang.
 TEST(Robustness, EverySavedCrashInputParses) {
   fs::path dir = fs::path(ILINT_SOURCE_DIR) / "tests/unit/regressions";
   size_t n = 0;
@@ -305,6 +306,10 @@ TEST(Robustness, EverySavedCrashInputParses) {
       k.source = text;
       k.source_first_line = 10;
       (void)read_cpp_kernel_hand(k, name);
+    } else if (name.rfind("cpp_wrapper_hand_", 0) == 0) {
+      // Its contract with Clang: CppWrapperHand.SavedFuzzInputsKeepTheContract.
+      Compile c;
+      (void)read_cpp_wrapper_hand(c, text, 7, name, diags, nullptr);
     } else {
       ADD_FAILURE() << "regression input without a reader prefix: " << name;
     }
