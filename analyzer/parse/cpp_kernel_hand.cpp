@@ -60,6 +60,43 @@ bool ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z
 bool ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
 bool digit(char c) { return c >= '0' && c <= '9'; }
 
+// Length of the punctuator at s[i] (longest match, as Clang lexes), 0 when there is none. A
+// switch, not a table scan: the lexer meets a punctuator every few bytes.
+size_t punct_length(std::string_view s, size_t i) {
+  char c = s[i];
+  char n = i + 1 < s.size() ? s[i + 1] : '\0';
+  char n2 = i + 2 < s.size() ? s[i + 2] : '\0';
+  switch (c) {
+    case '<':
+    case '>':
+      if (n == c) return n2 == '=' ? 3 : 2;  // << >> <<= >>=
+      return n == '=' ? 2 : 1;
+    case '.': return n == '.' && n2 == '.' ? 3 : 1;
+    case ':': return n == ':' ? 2 : 1;
+    case '-': return n == '>' || n == '-' || n == '=' ? 2 : 1;
+    case '+':
+    case '&':
+    case '|': return n == c || n == '=' ? 2 : 1;
+    case '*':
+    case '/':
+    case '%':
+    case '^':
+    case '!':
+    case '=': return n == '=' ? 2 : 1;
+    case '{':
+    case '}':
+    case '(':
+    case ')':
+    case '[':
+    case ']':
+    case ';':
+    case ',':
+    case '?':
+    case '~': return 1;
+    default: return 0;
+  }
+}
+
 std::vector<Token> lex(std::string_view s) {
   std::vector<Token> out;
   out.reserve(s.size() / 4);
@@ -78,10 +115,6 @@ std::vector<Token> lex(std::string_view s) {
     while (e < s.size() && s[e] != '\n' && s[e] != '\r') ++e;
     return e;
   };
-  static constexpr std::string_view kPuncts[] = {
-      "<<=", ">>=", "...", "::", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=",
-      "*=",  "/=",  "%=",  "&=", "|=", "^=", "{",  "}",  "(",  ")",  "[",  "]",  ";",  ",",  ":",  "?",
-      "<",   ">",   "=",   "+",  "-",  "*",  "/",  "%",  "&",  "|",  "^",  "!",  "~",  "."};
   while (i < s.size()) {
     char c = s[i];
     if (c == '\n' || c == '\r') {
@@ -205,11 +238,8 @@ std::vector<Token> lex(std::string_view s) {
       t.end = e + 1;
     } else {
       t.kind = TK::Punct;
-      for (std::string_view p : kPuncts)
-        if (s.compare(i, p.size(), p) == 0) {
-          t.end = i + p.size();
-          break;
-        }
+      size_t n = punct_length(s, i);
+      if (n) t.end = i + n;
       if (t.end == 0) decline(std::string("the character '") + (static_cast<unsigned char>(c) < 0x80 ? std::string(1, c) : "\\x..") + "'");
     }
     t.text = s.substr(t.begin, t.end - t.begin);
@@ -551,6 +581,11 @@ class Parser {
       else return std::nullopt;
       p_ += 3;
       return s;
+    }
+    // Most names are no type (tmp7, x0, in_ptr0): the first letter rules out most without a lookup.
+    switch (cur().text[0]) {
+      case 'v': case 'b': case 'c': case 's': case 'i': case 'l': case 'f': case 'd': case 'u': break;
+      default: return std::nullopt;
     }
     if (cur().text == "unsigned" || cur().text == "signed") decline("an unsigned/signed type spelled in words");
     auto it = words.find(cur().text);
@@ -984,12 +1019,25 @@ class Parser {
     return n;
   }
 
+  // Binary operator precedence (higher binds tighter); -1 for what is no binary operator.
   static int precedence(std::string_view op) {
-    static const std::map<std::string_view, int> prec = {
-        {"||", 1}, {"&&", 2}, {"|", 3}, {"^", 4}, {"&", 5}, {"==", 6}, {"!=", 6}, {"<", 7}, {"<=", 7}, {">", 7},
-        {">=", 7}, {"<<", 8}, {">>", 8}, {"+", 9}, {"-", 9}, {"*", 10}, {"/", 10}, {"%", 10}};
-    auto it = prec.find(op);
-    return it == prec.end() ? -1 : it->second;
+    if (op.empty() || op.size() > 2) return -1;
+    char a = op[0], b = op.size() == 2 ? op[1] : '\0';
+    switch (a) {
+      case '|': return b == '|' ? 1 : b ? -1 : 3;
+      case '&': return b == '&' ? 2 : b ? -1 : 5;
+      case '^': return b ? -1 : 4;
+      case '=': return b == '=' ? 6 : -1;
+      case '!': return b == '=' ? 6 : -1;
+      case '<':
+      case '>': return b == a ? 8 : b == '=' ? 7 : b ? -1 : 7;
+      case '+':
+      case '-': return b ? -1 : 9;
+      case '*':
+      case '/':
+      case '%': return b ? -1 : 10;
+      default: return -1;
+    }
   }
 
   Node* parse_binary(int min_prec) {

@@ -1731,26 +1731,34 @@ thread_local std::deque<KeptParse> t_kept;
 
 CppWrapperSourceText find_cpp_wrapper_source(std::string_view text) {
   static constexpr std::string_view kMark = "cpp_wrapper_src = (";
-  size_t at = text.find(kMark);
-  if (at == std::string_view::npos) return {};
+  // memmem, not string_view::find: the mark is searched for in every output_code.py of a run.
+  const void* mark = memmem(text.data(), text.size(), kMark.data(), kMark.size());
+  if (!mark) return {};
+  size_t at = static_cast<size_t>(static_cast<const char*>(mark) - text.data());
   size_t p = at + kMark.size();
   while (p < text.size() && (text[p] == ' ' || text[p] == '\n' || text[p] == '\t')) ++p;
   if (p >= text.size() || (text[p] != 'r' && text[p] != 'R')) return {};
   ++p;
   std::string_view quote = text.substr(p, 3);
-  if (quote != "'''" && quote != "\"\"\"") return {};
+  if (quote != "\'\'\'" && quote != "\"\"\"") return {};
   size_t start = p + 3;
-  // A raw string ends at the first triple quote not escaped by a backslash.
-  for (size_t i = start; i + 2 < text.size(); ++i) {
-    if (text[i] == '\\') {
-      ++i;
+  // A raw string ends at the first triple quote not escaped by a backslash (a backslash skips the
+  // character after it). `end` is the first triple quote at or after `i`, searched for again only
+  // when a backslash moves `i` past it; between them only backslashes are looked for.
+  auto triple_from = [&](size_t from) {
+    const void* hit = from < text.size() ? memmem(text.data() + from, text.size() - from, quote.data(), 3) : nullptr;
+    return hit ? static_cast<size_t>(static_cast<const char*>(hit) - text.data()) : text.size();
+  };
+  size_t end = triple_from(start);
+  for (size_t i = start; i + 2 < text.size();) {
+    if (const void* bs = memchr(text.data() + i, '\\', end - i)) {
+      i = static_cast<size_t>(static_cast<const char*>(bs) - text.data()) + 2;
+      if (i > end) end = triple_from(i);
       continue;
     }
-    if (text.compare(i, 3, quote) == 0) {
-      int line = 1;
-      for (size_t k = 0; k < p; ++k) line += text[k] == '\n';
-      return {text.substr(start, i - start), line};
-    }
+    if (end >= text.size()) break;
+    int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(p), '\n'));
+    return {text.substr(start, end - start), line};
   }
   return {};
 }
