@@ -26,6 +26,7 @@ namespace {
 
 using namespace clangx;
 using cpp_kernel_facts::accumulator_base;
+using cpp_kernel_facts::Accumulators;
 
 const char kPrelude[] =
 #include "analyzer/clang/prelude/cpp_prefix_prelude.inc"
@@ -33,48 +34,13 @@ const char kPrelude[] =
 
 // ------------------------------------------------------------------ facts with source-relative lines
 
-// What one parse of a kernel source yields. Lines are lines of the source text (1-based); they
-// are moved to output_code.py lines when applied to a Kernel, so one parse serves every
-// kernel with the same text.
-struct ParsedKernel {
-  bool found_function = false;
-  int function_line = 0;
-  std::vector<KernelParam> params;
-  std::vector<MemAccess> loads, stores;
-  std::vector<CastOp> casts;
-  std::vector<LiteralUse> literals;
-  std::vector<ReduceOp> reductions;
-  std::vector<KernelStmt> stmts;
+// What one parse of a kernel source yields (cpp_kernel_facts.h), and Clang's errors.
+struct ParsedKernel : cpp_kernel_facts::KernelFacts {
   std::vector<ClangError> errors;
 };
 
-struct LoopInfo {
-  const clang::ForStmt* stmt = nullptr;
-  std::string var;
-  std::optional<int64_t> start, end;
-  std::string end_text;
-};
-
-struct AccDecl {
-  std::string name;
-  DType dtype = DType::Unknown;
-  bool vectorized = false;
-  std::vector<const clang::ForStmt*> loops;
-  int line = 0, column = 0;
-};
-
-struct AccUpdate {
-  std::string name;  // the accumulator variable assigned
-  std::string combine;
-  std::string input;
-  std::vector<LoopInfo> loops;
-  int line = 0;
-};
-
-struct StoreSite {
-  std::string var;
-  std::vector<const clang::ForStmt*> loops;
-};
+// A for loop around the node being visited: its ForStmt is its id.
+using LoopInfo = cpp_kernel_facts::Loop;
 
 std::string binop_name(clang::BinaryOperatorKind k) {
   using K = clang::BinaryOperatorKind;
@@ -215,7 +181,7 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
 
   bool TraverseForStmt(clang::ForStmt* s) {
     LoopInfo li;
-    li.stmt = s;
+    li.id = s;
     if (auto* ds = llvm::dyn_cast_or_null<clang::DeclStmt>(s->getInit())) {
       if (ds->isSingleDecl())
         if (auto* v = llvm::dyn_cast<clang::VarDecl>(ds->getSingleDecl())) {
@@ -247,15 +213,7 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
     if (!line) return true;
     std::string base = accumulator_base(name);
     if (!base.empty()) {
-      AccDecl a;
-      a.name = name;
-      a.dtype = elem_dtype(v->getType());
-      a.vectorized = is_vector_type(v->getType());
-      for (auto& l : loops_) a.loops.push_back(l.stmt);
-      a.line = line;
-      a.column = col;
-      acc_decls_[base].push_back(a);
-      acc_vars_.insert(name);
+      accumulators_.declare(name, elem_dtype(v->getType()), loops_, line, col);
       return true;
     }
     if (!v->getInit()) return true;
@@ -464,12 +422,7 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
     out_.literals.push_back(l);
   }
 
-  void add_store_site(const std::string& var) {
-    StoreSite s;
-    s.var = var;
-    for (auto& l : loops_) s.loops.push_back(l.stmt);
-    store_sites_.push_back(s);
-  }
+  void add_store_site(const std::string& var) { accumulators_.store(var, loops_); }
 
   // Variables read by an expression, in order of appearance, without duplicates. Lambda bodies
   // are not entered (their own statements are recorded when the walk reaches them).
@@ -658,13 +611,10 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
     std::string var = var_name(base);
     if (var.empty()) return;
     owner_[rhs] = var;
-    if (acc_vars_.count(var)) {
-      AccUpdate u;
-      u.name = var;
-      u.loops = loops_;
-      u.line = line;
-      combine_of(var, rhs, compound, compound_op, u.combine, u.input);
-      acc_updates_.push_back(u);
+    if (accumulators_.is_accumulator(var)) {
+      std::vector<std::string> operands;
+      collect_operands(rhs, operands);
+      accumulators_.update(var, operands, combine_of(rhs, compound, compound_op), loops_);
     }
     KernelStmt st;
     st.var = var;
@@ -679,84 +629,17 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
     out_.stmts.push_back(st);
   }
 
-  // `acc = acc + x` -> add, x; `acc = max_propagate_nan(acc, x)` -> max, x; `acc += x` -> add, x.
-  void combine_of(const std::string& acc, const clang::Expr* rhs, bool compound, const std::string& compound_op,
-                  std::string& combine, std::string& input) const {
-    std::vector<std::string> ops;
-    collect_operands(rhs, ops);
-    for (auto& o : ops)
-      if (o != acc && accumulator_base(o) != accumulator_base(acc)) {
-        input = o;
-        break;
-      }
-    if (compound) {
-      combine = compound_op.empty() ? "unknown" : compound_op;
-      return;
-    }
+  // What an accumulator update combines with: `acc = acc + x` -> add; `acc = max_propagate_nan(acc, x)`
+  // -> max; `acc += x` -> add.
+  std::string combine_of(const clang::Expr* rhs, bool compound, const std::string& compound_op) const {
+    if (compound) return compound_op.empty() ? "unknown" : compound_op;
     std::string op;
     std::vector<std::string> unused;
     classify(rhs, op, unused);
-    combine = cpp_kernel_facts::combine_of_update(op);
+    return cpp_kernel_facts::combine_of_update(op);
   }
 
-  // One ReduceOp per accumulator family (tmp_acc0, tmp_acc0_vec, ...): the combine and length
-  // come from the update inside the loops that the declaration is outside of.
-  void finish_reductions() {
-    for (auto& [base, decls] : acc_decls_) {
-      ReduceOp r;
-      r.result_var = base;
-      const AccDecl* scalar = nullptr;
-      for (auto& d : decls)
-        if (d.name == base) scalar = &d;
-      const AccDecl* chosen = nullptr;
-      const AccUpdate* update = nullptr;
-      for (auto& u : acc_updates_) {
-        if (accumulator_base(u.name) != base) continue;
-        const AccDecl* d = nullptr;
-        for (auto& dd : decls)
-          if (dd.name == u.name) d = &dd;
-        if (!d || u.loops.size() <= d->loops.size()) continue;  // a final horizontal combine
-        chosen = d;
-        update = &u;
-        break;
-      }
-      if (!chosen) chosen = scalar ? scalar : &decls.front();
-      r.accumulator_dtype = chosen->dtype;
-      r.compute_dtype = chosen->dtype;
-      r.loc.line = chosen->line;
-      r.loc.column = chosen->column;
-      if (update) {
-        r.combine = update->combine;
-        r.input_var = update->input;
-        int64_t n = 1;
-        bool known = true;
-        std::string expr;
-        for (size_t i = chosen->loops.size(); i < update->loops.size(); ++i) {
-          const LoopInfo& l = update->loops[i];
-          // A `<v>_inner` loop walks the lanes of its outer loop's step: the outer counts them.
-          if (l.var.size() > 6 && l.var.compare(l.var.size() - 6, 6, "_inner") == 0) continue;
-          if (l.start && l.end) {
-            n *= std::max<int64_t>(0, *l.end - *l.start);
-          } else {
-            known = false;
-          }
-          if (!expr.empty()) expr += "*";
-          expr += l.start && *l.start == 0 ? "(" + l.end_text + ")" : "(" + l.end_text + " - start)";
-        }
-        if (known) r.length = n;
-        else r.length_expr = expr;
-        // A scan stores the running value inside the loop that updates it.
-        const clang::ForStmt* inner = update->loops[chosen->loops.size()].stmt;
-        for (auto& s : store_sites_) {
-          if (accumulator_base(s.var) != base) continue;
-          if (std::find(s.loops.begin(), s.loops.end(), inner) != s.loops.end()) r.is_scan = true;
-        }
-      } else {
-        r.combine = "unknown";
-      }
-      out_.reductions.push_back(r);
-    }
-  }
+  void finish_reductions() { out_.reductions = accumulators_.reductions(); }
 
   clang::ASTContext& ctx_;
   const clang::SourceManager& sm_;
@@ -767,10 +650,7 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
   std::map<const clang::Expr*, std::string> owner_;  // initializer / right-hand side -> variable
   std::set<const clang::Expr*> store_targets_, compound_targets_;
   std::set<const clang::Expr*> literals_seen_;
-  std::map<std::string, std::vector<AccDecl>> acc_decls_;
-  std::set<std::string> acc_vars_;
-  std::vector<AccUpdate> acc_updates_;
-  std::vector<StoreSite> store_sites_;
+  Accumulators accumulators_;
 };
 
 ParsedKernel parse_kernel_source(const std::string& source, const std::string& kernel_name) {
@@ -891,38 +771,9 @@ std::shared_ptr<const CacheEntry> parsed_for(const std::string& source, const st
   return e;
 }
 
-SourceLoc to_file(SourceLoc l, const FilePath& file, int first_line) {
-  if (l.line <= 0) return SourceLoc{file, first_line > 0 ? first_line : 0, 0};
-  l.file = file;
-  l.line = first_line + l.line - 1;
-  return l;
-}
-
 void apply(Kernel& k, const ParsedKernel& pk, const FilePath& file_in, DiagSink& diags) {
-  const FilePath file = file_in.empty() ? k.def_loc.file : file_in;
-  const int first = k.source_first_line > 0 ? k.source_first_line : 1;
-  auto move = [&](SourceLoc l) { return to_file(l, file, first); };
-  if (pk.found_function) {
-    k.params = pk.params;
-    k.body_loc = move(SourceLoc{"", pk.function_line, 1});
-  }
-  k.loads = pk.loads;
-  k.stores = pk.stores;
-  k.casts = pk.casts;
-  k.literals = pk.literals;
-  k.reductions = pk.reductions;
-  k.stmts = pk.stmts;
-  for (auto& m : k.loads) m.loc = move(m.loc);
-  for (auto& m : k.stores) m.loc = move(m.loc);
-  for (auto& c : k.casts) c.loc = move(c.loc);
-  for (auto& l : k.literals) l.loc = move(l.loc);
-  for (auto& r : k.reductions) r.loc = move(r.loc);
-  for (auto& s : k.stmts) s.loc = move(s.loc);
-  bool any_scan = false;
-  for (auto& r : k.reductions) any_scan |= r.is_scan;
-  if (k.backend == KernelBackend::Unknown) k.backend = KernelBackend::Cpp;
-  if (pk.found_function)
-    k.kind = any_scan ? KernelKind::Scan : k.reductions.empty() ? KernelKind::Pointwise : KernelKind::Reduction;
+  cpp_kernel_facts::apply(k, pk, file_in);
+  auto move = [&](SourceLoc l) { return cpp_kernel_facts::in_file(k, l, file_in); };
   size_t shown = 0;
   for (const auto& e : pk.errors) {
     std::string where = e.in_prelude ? " (in inductor-lint's prelude line " + std::to_string(e.line) + ")" : "";

@@ -1,41 +1,95 @@
 // What the two readers of C++ kernels (Clang's, analyzer/clang/kernel_reader.cpp, and the hand
-// reader, analyzer/parse/cpp_kernel_hand.cpp) decide the same way from names alone: kept in one
-// place so that they cannot drift apart.
+// reader, analyzer/parse/cpp_kernel_hand.cpp) share: the facts one read of a kernel yields, how
+// they land in a Kernel, and how accumulator loops become reductions. Each reader walks its own
+// tree and records the same things; everything decided from names and loops alone is decided
+// here once, so that the two cannot drift apart.
 #pragma once
+#include <cstdint>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
+#include <vector>
+
+#include "analyzer/model/model.h"
 
 namespace ilint::cpp_kernel_facts {
 
+// What one read of a kernel source yields. Lines are lines of the source text (1-based); apply()
+// moves them to lines of output_code.py, so one read serves every kernel with the same text.
+struct KernelFacts {
+  bool found_function = false;
+  int function_line = 0;
+  std::vector<KernelParam> params;
+  std::vector<MemAccess> loads, stores;
+  std::vector<CastOp> casts;
+  std::vector<LiteralUse> literals;
+  std::vector<ReduceOp> reductions;
+  std::vector<KernelStmt> stmts;
+};
+
+// Puts `f` into `k`: params and the body line when a function was found, the accesses, casts,
+// literals, reductions and statements with their lines moved to `file` (k.def_loc's file when
+// empty), the backend (C++ when unknown) and the kind (scan, reduction or pointwise).
+// Taken by value: the hand reader moves its one-off facts in, the Clang reader copies cached ones.
+void apply(Kernel& k, KernelFacts f, const FilePath& file);
+
+// A location in k's source text (line 1 its first line) as a location in `file` (k.def_loc's file
+// when empty); a location without a line becomes the source's first line.
+SourceLoc in_file(const Kernel& k, SourceLoc source_loc, const FilePath& file);
+
 // tmp_acc0, tmp_acc0_vec, tmp_acc0_arr, tmp_acc0_local -> "tmp_acc0"; "" otherwise.
-inline std::string accumulator_base(const std::string& name) {
-  // By hand: called for every local variable of every kernel.
-  if (name.rfind("tmp_acc", 0) != 0) return "";
-  size_t i = 7;
-  while (i < name.size() && name[i] >= '0' && name[i] <= '9') ++i;
-  if (i == 7) return "";
-  if (i == name.size()) return name;
-  if (name[i] != '_' || i + 1 == name.size()) return "";
-  for (size_t j = i + 1; j < name.size(); ++j) {
-    char c = name[j];
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return "";
-  }
-  return name.substr(0, i);
-}
+std::string accumulator_base(const std::string& name);
 
 // The combine of an accumulator update `acc = <rhs>` from what the rhs is classified as:
 // `acc = acc + x` (add), `acc = max_propagate_nan(acc, x)` (call:max_propagate_nan) ...; "unknown".
-inline std::string combine_of_update(const std::string& rhs_op) {
-  static const std::map<std::string, std::string> combines = {
-      {"call:max_propagate_nan", "max"}, {"call:min_propagate_nan", "min"}, {"call:maximum", "max"},
-      {"call:minimum", "min"}, {"call:welford_combine", "welford"}, {"call:argmax_combine", "argmax"},
-      {"call:argmin_combine", "argmin"}, {"call:sum_masked_reduce", "add"}, {"call:prod_masked_reduce", "mul"},
-      {"call:max_masked_reduce", "max"}, {"call:min_masked_reduce", "min"},
-      {"call:cascade_sum_combine", "add"}, {"call:xor_sum_masked_reduce", "xor_sum"},
-      {"add", "add"}, {"mul", "mul"}, {"xor", "xor_sum"}, {"or", "any"}, {"lor", "any"}, {"and", "all"},
-      {"land", "all"}};
-  auto it = combines.find(rhs_op);
-  return it == combines.end() ? "unknown" : it->second;
-}
+std::string combine_of_update(const std::string& rhs_op);
+
+// A for loop around what a walk records. `id` is the reader's own node for the loop: it tells
+// two loops apart, nothing more.
+struct Loop {
+  const void* id = nullptr;
+  std::string var;
+  std::optional<int64_t> start, end;  // [start, end) when both are constants
+  std::string end_text;               // the bound as written ("ks0", "16L + 1")
+};
+
+// The accumulators of one kernel, as a walk meets them, and the reductions they make.
+class Accumulators {
+ public:
+  bool is_accumulator(const std::string& var) const { return vars_.count(var) > 0; }
+  // `float tmp_acc0 = 0;` inside `loops`. The caller has checked accumulator_base(name).
+  void declare(const std::string& name, DType dtype, const std::vector<Loop>& loops, int line, int column);
+  // `acc = <rhs>` or `acc op= <rhs>` inside `loops`: `rhs_operands` are the variables the rhs
+  // reads, in order; `combine` what the update combines with (combine_of_update, or the compound
+  // operator's name).
+  void update(const std::string& acc, const std::vector<std::string>& rhs_operands, const std::string& combine,
+              const std::vector<Loop>& loops);
+  // A store of `var` inside `loops` (a scan stores its running value inside the loop updating it).
+  void store(const std::string& var, const std::vector<Loop>& loops);
+  // One ReduceOp per accumulator family (tmp_acc0, tmp_acc0_vec, ...), in name order: the combine
+  // and length come from the update inside the loops that the declaration is outside of.
+  std::vector<ReduceOp> reductions() const;
+
+ private:
+  struct Decl {
+    std::string name;
+    DType dtype = DType::Unknown;
+    std::vector<const void*> loops;
+    int line = 0, column = 0;
+  };
+  struct Update {
+    std::string name, combine, input;
+    std::vector<Loop> loops;
+  };
+  struct StoreSite {
+    std::string var;
+    std::vector<const void*> loops;
+  };
+  std::map<std::string, std::vector<Decl>> decls_;  // by family
+  std::set<std::string> vars_;
+  std::vector<Update> updates_;
+  std::vector<StoreSite> stores_;
+};
 
 }  // namespace ilint::cpp_kernel_facts

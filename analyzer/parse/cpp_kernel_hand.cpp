@@ -409,19 +409,8 @@ class Parser {
     if (cur().kind != TK::Ident || is_reserved_name(cur().text)) decline("no kernel name, or a reserved one");
     f.name = std::string(cur().text);
     ++p_;
-    expect("(");
     scopes_.emplace_back();
-    if (!is(")")) {
-      for (;;) {
-        parse_param(f);
-        if (is(",")) {
-          ++p_;
-          continue;
-        }
-        break;
-      }
-    }
-    expect(")");
+    parenthesized_list([&] { parse_param(f); });
     if (!is("{")) decline("a kernel declaration without a body");
     // The parameters belong to the body's outermost block: a local may not take their names.
     f.body = parse_compound(/*new_scope=*/false);
@@ -528,33 +517,22 @@ class Parser {
   }
   // Names the reader does not let a declaration take: C++ keywords (a syntax error for Clang),
   // and the prelude's own global names and namespaces (a clash, or a shadowing the reader would
-  // have to follow).
+  // have to follow). Not every name the prelude spells: its parameters' names (`x`, `v`) are
+  // fair names for a kernel's lambda parameters.
   static bool is_reserved_name(std::string_view n) {
-    static const std::set<std::string_view> keywords = {
-        "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
-        "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
-        "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
-        "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
-        "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
-        "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
-        "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
-        "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
-        "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "restrict",
-        "final", "override", "import", "module"};
+    if (is_cpp_keyword(n) || n == "restrict" || n == "final" || n == "override" || n == "import" || n == "module")
+      return true;
     static const std::set<std::string_view> prelude = {
         "Welford", "IsVecType", "welford_combine", "WeightRecp", "welford_vec_reduce_all", "max_propagate_nan",
         "min_propagate_nan", "sum_masked_reduce", "prod_masked_reduce", "max_masked_reduce", "min_masked_reduce",
         "xor_sum_masked_reduce", "CascadeSumHelper", "cascade_sum_combine", "cascade_sum_final", "IndexValue",
         "argmin_combine", "argmax_combine", "flag_to_float_scalar", "flag_to_float_vec", "exp_u20", "fexp_u20",
         "neg", "sign", "c10_div_floor_integer", "div_floor_integer", "div_floor_floating_vec", "fmod", "mod",
-        "masked_load", "randn_cpu", "rand_cpu", "randint64_cpu", "atomic_add", "atomic_add_vec"};
-    if (keywords.count(n) || prelude.count(n)) return true;
-    static const std::set<std::string_view> reserved = {
+        "masked_load", "randn_cpu", "rand_cpu", "randint64_cpu", "atomic_add", "atomic_add_vec",
         "at", "c10", "std", "omp_get_thread_num", "omp_get_num_threads", "omp_get_max_threads", "int8_t", "int16_t",
         "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t", "ptrdiff_t", "C10_LIKELY",
-        "C10_UNLIKELY", "__at_align__", "C10_ALWAYS_INLINE", "INDUCTOR_PREFIX_PRELUDE", "__builtin_expect",
-        "Welford", "IsVecType", "kernel_param"};
-    return reserved.count(n) > 0 || n.rfind("__", 0) == 0;
+        "C10_UNLIKELY", "C10_ALWAYS_INLINE", "INDUCTOR_PREFIX_PRELUDE", "kernel_param"};
+    return prelude.count(n) > 0 || n.rfind("__", 0) == 0;  // `__`: reserved to the implementation
   }
 
   // ---- types as written
@@ -1163,20 +1141,23 @@ class Parser {
     return parse_postfix(parse_primary());
   }
 
-  std::vector<Node*> parse_args() {
+  // `( item, item, ... )`, possibly empty: `item` parses one at the cursor.
+  template <class Item>
+  void parenthesized_list(Item item) {
     expect("(");
-    std::vector<Node*> args;
     if (!is(")")) {
-      for (;;) {
-        args.push_back(parse_assign());
-        if (is(",")) {
-          ++p_;
-          continue;
-        }
-        break;
+      item();
+      while (is(",")) {
+        ++p_;
+        item();
       }
     }
     expect(")");
+  }
+
+  std::vector<Node*> parse_args() {
+    std::vector<Node*> args;
+    parenthesized_list([&] { args.push_back(parse_assign()); });
     return args;
   }
 
@@ -1735,27 +1716,18 @@ class Parser {
     scopes_.emplace_back();
     if (!captures_by_ref) barrier_ = scopes_.size() - 1;
     if (is("(")) {
-      ++p_;
-      if (!is(")")) {
-        for (;;) {
-          // `at::vec::Vectorized<float>& x`
-          auto vt = vec_type_name();
-          if (!vt) decline("a lambda parameter of a type the hand reader does not model");
-          if (!is("&")) decline("a lambda parameter not taken by reference");
-          ++p_;
-          Var* v = make<Var>();
-          v->name = std::string(ident());
-          v->type = *vt;
-          v->lambda_param = true;
-          declare(v);
-          if (is(",")) {
-            ++p_;
-            continue;
-          }
-          break;
-        }
-      }
-      expect(")");
+      parenthesized_list([&] {
+        // `at::vec::Vectorized<float>& x`
+        auto vt = vec_type_name();
+        if (!vt) decline("a lambda parameter of a type the hand reader does not model");
+        if (!is("&")) decline("a lambda parameter not taken by reference");
+        ++p_;
+        Var* v = make<Var>();
+        v->name = std::string(ident());
+        v->type = *vt;
+        v->lambda_param = true;
+        declare(v);
+      });
     }
     if (is("mutable") || is("->") || is("noexcept") || is("constexpr")) decline("a lambda with specifiers");
     lambda_stack_.push_back(idx);
@@ -1784,17 +1756,6 @@ class Parser {
 
 // ------------------------------------------------------------------ walk
 
-// What one read yields, lines of the source (moved to output_code.py lines by apply()).
-struct Facts {
-  int function_line = 0;
-  std::vector<KernelParam> params;
-  std::vector<MemAccess> loads, stores;
-  std::vector<CastOp> casts;
-  std::vector<LiteralUse> literals;
-  std::vector<ReduceOp> reductions;
-  std::vector<KernelStmt> stmts;
-};
-
 const Node* ignore_parens(const Node* n) {
   while (n && n->kind == Node::Paren) n = n->kids[0];
   return n;
@@ -1820,39 +1781,22 @@ std::string overloaded_name(std::string_view op, size_t nargs) {
   return binop_name(op);
 }
 
-struct LoopInfo {
-  const Stmt* stmt = nullptr;
-  std::string var;
-  std::optional<int64_t> start, end;
-  std::string end_text;
-};
+// A for loop around the node being walked: its Stmt is its id.
+using LoopInfo = cpp_kernel_facts::Loop;
 
 class Walker {
  public:
-  Walker(const Parser& parser, Facts& out) : parser_(parser), out_(out) {}
+  Walker(const Parser& parser, cpp_kernel_facts::KernelFacts& out) : parser_(parser), out_(out) {}
 
   void run(const Function& f) {
+    out_.found_function = true;
     out_.function_line = f.line;
     out_.params = f.kernel_params;
     stmt(f.body);
-    finish_reductions();
+    out_.reductions = accumulators_.reductions();
   }
 
  private:
-  struct AccDecl {
-    std::string name;
-    DType dtype = DType::Unknown;
-    std::vector<const Stmt*> loops;
-    int line = 0, column = 0;
-  };
-  struct AccUpdate {
-    std::string name, combine, input;
-    std::vector<LoopInfo> loops;
-  };
-  struct StoreSite {
-    std::string var;
-    std::vector<const Stmt*> loops;
-  };
 
   std::string text(const Node* n) const { return parser_.normalized(n->b, n->e); }
   static SourceLoc at(int line, int col) { return SourceLoc{FilePath(), line, col}; }
@@ -1927,7 +1871,7 @@ class Walker {
         return;
       case Stmt::For: {
         LoopInfo li;
-        li.stmt = s;
+        li.id = s;
         const Stmt* init = s->init;
         li.var = init->var->name;
         li.start = eval_int(init->expr);
@@ -1972,16 +1916,8 @@ class Walker {
   void visit_var_decl(const Stmt* s) {
     const Var* v = s->var;
     const std::string& name = v->name;
-    std::string base = accumulator_base(name);
-    if (!base.empty()) {
-      AccDecl a;
-      a.name = name;
-      a.dtype = elem_dtype(v->type);
-      for (auto& l : loops_) a.loops.push_back(l.stmt);
-      a.line = s->line;
-      a.column = s->col;
-      acc_decls_[base].push_back(a);
-      acc_vars_.insert(name);
+    if (!accumulator_base(name).empty()) {
+      accumulators_.declare(name, elem_dtype(v->type), loops_, s->line, s->col);
       return;
     }
     if (!s->expr) {
@@ -2160,12 +2096,7 @@ class Walker {
     out_.literals.push_back(l);
   }
 
-  void add_store_site(const std::string& var) {
-    StoreSite s;
-    s.var = var;
-    for (auto& l : loops_) s.loops.push_back(l.stmt);
-    store_sites_.push_back(s);
-  }
+  void add_store_site(const std::string& var) { accumulators_.store(var, loops_); }
 
   static const Node* literal_inside(const Node* e, bool* negated) {
     *negated = false;
@@ -2358,12 +2289,10 @@ class Walker {
     std::string var = var_name(base);
     if (var.empty()) return;
     owner_[rhs] = var;
-    if (acc_vars_.count(var)) {
-      AccUpdate u;
-      u.name = var;
-      u.loops = loops_;
-      combine_of(var, rhs, compound, compound_op, u.combine, u.input);
-      acc_updates_.push_back(u);
+    if (accumulators_.is_accumulator(var)) {
+      std::vector<std::string> operands;
+      collect_operands(rhs, operands);
+      accumulators_.update(var, operands, combine_of(rhs, compound, compound_op), loops_);
     }
     KernelStmt st;
     st.var = var;
@@ -2378,95 +2307,22 @@ class Walker {
     out_.stmts.push_back(st);
   }
 
-  void combine_of(const std::string& acc, const Node* rhs, bool compound, const std::string& compound_op,
-                  std::string& combine, std::string& input) const {
-    std::vector<std::string> ops;
-    collect_operands(rhs, ops);
-    for (auto& o : ops)
-      if (o != acc && accumulator_base(o) != accumulator_base(acc)) {
-        input = o;
-        break;
-      }
-    if (compound) {
-      combine = compound_op.empty() ? "unknown" : compound_op;
-      return;
-    }
+  // What an accumulator update combines with (as the Clang reader's combine_of).
+  std::string combine_of(const Node* rhs, bool compound, const std::string& compound_op) const {
+    if (compound) return compound_op.empty() ? "unknown" : compound_op;
     std::string op;
     std::vector<std::string> unused;
     classify(rhs, op, unused);
-    combine = cpp_kernel_facts::combine_of_update(op);
-  }
-
-  void finish_reductions() {
-    for (auto& [base, decls] : acc_decls_) {
-      ReduceOp r;
-      r.result_var = base;
-      const AccDecl* scalar_decl = nullptr;
-      for (auto& d : decls)
-        if (d.name == base) scalar_decl = &d;
-      const AccDecl* chosen = nullptr;
-      const AccUpdate* update = nullptr;
-      for (auto& u : acc_updates_) {
-        if (accumulator_base(u.name) != base) continue;
-        const AccDecl* d = nullptr;
-        for (auto& dd : decls)
-          if (dd.name == u.name) d = &dd;
-        if (!d || u.loops.size() <= d->loops.size()) continue;
-        chosen = d;
-        update = &u;
-        break;
-      }
-      if (!chosen) chosen = scalar_decl ? scalar_decl : &decls.front();
-      r.accumulator_dtype = chosen->dtype;
-      r.compute_dtype = chosen->dtype;
-      r.loc = at(chosen->line, chosen->column);
-      if (update) {
-        r.combine = update->combine;
-        r.input_var = update->input;
-        int64_t n = 1;
-        bool known = true;
-        std::string expr_text;
-        for (size_t i = chosen->loops.size(); i < update->loops.size(); ++i) {
-          const LoopInfo& l = update->loops[i];
-          if (l.var.size() > 6 && l.var.compare(l.var.size() - 6, 6, "_inner") == 0) continue;
-          if (l.start && l.end) {
-            n *= std::max<int64_t>(0, *l.end - *l.start);
-          } else {
-            known = false;
-          }
-          if (!expr_text.empty()) expr_text += "*";
-          expr_text += l.start && *l.start == 0 ? "(" + l.end_text + ")" : "(" + l.end_text + " - start)";
-        }
-        if (known) r.length = n;
-        else r.length_expr = expr_text;
-        const Stmt* inner = update->loops[chosen->loops.size()].stmt;
-        for (auto& s : store_sites_) {
-          if (accumulator_base(s.var) != base) continue;
-          if (std::find(s.loops.begin(), s.loops.end(), inner) != s.loops.end()) r.is_scan = true;
-        }
-      } else {
-        r.combine = "unknown";
-      }
-      out_.reductions.push_back(r);
-    }
+    return cpp_kernel_facts::combine_of_update(op);
   }
 
   const Parser& parser_;
-  Facts& out_;
+  cpp_kernel_facts::KernelFacts& out_;
   std::vector<LoopInfo> loops_;
   std::map<const Node*, std::string> owner_;
   std::set<const Node*> store_targets_, compound_targets_, literals_seen_;
-  std::map<std::string, std::vector<AccDecl>> acc_decls_;
-  std::set<std::string> acc_vars_;
-  std::vector<AccUpdate> acc_updates_;
-  std::vector<StoreSite> store_sites_;
+  cpp_kernel_facts::Accumulators accumulators_;
 };
-
-SourceLoc to_file(SourceLoc l, const FilePath& file, int first_line) {
-  l.file = file;
-  l.line = first_line + l.line - 1;
-  return l;
-}
 
 }  // namespace
 
@@ -2475,7 +2331,7 @@ bool read_cpp_kernel_hand(Kernel& k, const FilePath& file_in, std::string* why) 
     if (why) *why = "no source";
     return false;
   }
-  Facts f;
+  cpp_kernel_facts::KernelFacts f;
   try {
     // What Clang is given: the #include lines blanked (blank_cpp_includes keeps every line).
     const std::string code = blank_cpp_includes(k.source);
@@ -2488,27 +2344,7 @@ bool read_cpp_kernel_hand(Kernel& k, const FilePath& file_in, std::string* why) 
     if (why) *why = d.why;
     return false;
   }
-  const FilePath file = file_in.empty() ? k.def_loc.file : file_in;
-  const int first = k.source_first_line > 0 ? k.source_first_line : 1;
-  auto move = [&](SourceLoc l) { return to_file(l, file, first); };
-  k.params = std::move(f.params);
-  k.body_loc = move(SourceLoc{FilePath(), f.function_line, 1});
-  k.loads = std::move(f.loads);
-  k.stores = std::move(f.stores);
-  k.casts = std::move(f.casts);
-  k.literals = std::move(f.literals);
-  k.reductions = std::move(f.reductions);
-  k.stmts = std::move(f.stmts);
-  for (auto& m : k.loads) m.loc = move(m.loc);
-  for (auto& m : k.stores) m.loc = move(m.loc);
-  for (auto& c : k.casts) c.loc = move(c.loc);
-  for (auto& l : k.literals) l.loc = move(l.loc);
-  for (auto& r : k.reductions) r.loc = move(r.loc);
-  for (auto& s : k.stmts) s.loc = move(s.loc);
-  bool any_scan = false;
-  for (auto& r : k.reductions) any_scan |= r.is_scan;
-  if (k.backend == KernelBackend::Unknown) k.backend = KernelBackend::Cpp;
-  k.kind = any_scan ? KernelKind::Scan : k.reductions.empty() ? KernelKind::Pointwise : KernelKind::Reduction;
+  cpp_kernel_facts::apply(k, std::move(f), file_in);
   return true;
 }
 

@@ -1,5 +1,7 @@
 #include "analyzer/parse/cpp_text.h"
 
+#include <unordered_set>
+
 namespace ilint {
 
 std::string blank_cpp_includes(const std::string& code) {
@@ -37,6 +39,20 @@ std::string collapse_blanks(std::string_view text) {
     out.push_back(ch);
   }
   return out;
+}
+
+bool is_cpp_keyword(std::string_view w) {
+  static const std::unordered_set<std::string_view> kw = {
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
+      "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
+      "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
+      "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
+      "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+      "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
+      "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
+      "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
+      "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
+  return kw.count(w) > 0;
 }
 
 }  // namespace ilint

@@ -16,4 +16,7 @@ std::string blank_cpp_includes(const std::string& code);
 // at either end: how the C++ readers quote code ("const at::BFloat16*", "- 2L").
 std::string collapse_blanks(std::string_view text);
 
+// A C++20 keyword or alternative token (`and`, `not` ...): a name neither C++ reader may take.
+bool is_cpp_keyword(std::string_view word);
+
 }  // namespace ilint

@@ -121,20 +121,9 @@ const PreludeNames& prelude_names() {
   return names;
 }
 
-bool is_keyword(std::string_view w) {
-  static const std::unordered_set<std::string_view> kw = {
-      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
-      "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
-      "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
-      "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
-      "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
-      "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
-      "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
-      "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
-      "typeof", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
-      "defined", "main"};
-  return kw.count(w) > 0;
-}
+// A keyword, or a word the wrapper may not use as a name for reasons of its own (`typeof`, a GNU
+// keyword to Clang; `defined`, special in #if; `main`).
+bool is_keyword(std::string_view w) { return is_cpp_keyword(w) || w == "typeof" || w == "defined" || w == "main"; }
 
 bool is_macro(const std::string& w, const std::unordered_map<std::string, int>& user_function_macros,
               const std::unordered_set<std::string>& user_object_macros) {
