@@ -1,7 +1,9 @@
 #include "analyzer/ingest/ingest.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -209,49 +211,80 @@ struct Walker {
     if (given_directly) diags.warning("ingest-unknown-file", "not a file inductor-lint reads; ignored", SourceLoc{path, 0, 0});
   }
 
-  // Lists one folder: its files are classified, its subfolders go to the queue. readdir(3)
-  // directly: directory_iterator built and split a std::filesystem::path for every entry.
+  // Lists one folder: its files are classified, its subfolders go to the queue. getdents64(2)
+  // on a descriptor of our own: opendir(3) adds an fstat per folder, and directory_iterator
+  // built and split a std::filesystem::path for every entry. On this VM a system call costs
+  // ~2-3 us, and ingest is mostly system calls (docs/performance.md, session 16).
   void list_folder(const std::string& root, int depth, FolderQueue& queue) {
     if (depth > kMaxDepth) {
       diags.warning("ingest-too-deep", "folder nesting deeper than " + std::to_string(kMaxDepth) + "; not descended",
                     SourceLoc{root, 0, 0});
       return;
     }
-    DIR* d = ::opendir(root.c_str());
-    if (!d) {
+    // The flags opendir(3) opens with: O_NONBLOCK so that a FIFO put in a folder's place cannot block.
+    int fd = ::open(root.c_str(), O_RDONLY | O_NONBLOCK | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
       // As directory_iterator with skip_permission_denied: a folder we may not list is skipped.
       if (errno != EACCES)
         diags.warning("ingest-unreadable", "cannot list folder: " + std::error_code(errno, std::system_category()).message(),
                       SourceLoc{root, 0, 0});
       return;
     }
+    // The whole listing first: whether the folder holds output_code.py or fx_graph_readable.py
+    // (is_compile_dir) is then known from it, with no stat of either (one per compile folder).
+    entries_.clear();
+    bool holds_compile_file = false;
+    alignas(8) char buf[32 * 1024];
     for (;;) {
-      errno = 0;
-      const dirent* e = ::readdir(d);
-      if (!e) break;  // the end, or a read error: what was listed stands
-      std::string_view name(e->d_name);
-      if (name == "." || name == "..") continue;
-      std::string path = join(root, name);
-      unsigned char type = e->d_type;
-      if (type == DT_UNKNOWN) {
-        // Some file systems do not report types in the listing: ask the entry itself (not what
-        // a link points to).
-        struct stat st;
-        if (::lstat(path.c_str(), &st) != 0) continue;
-        type = S_ISLNK(st.st_mode) ? DT_LNK : S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
-      }
-      if (type == DT_LNK) {
-        // Files behind links are read; folders behind links are not entered (loops).
-        struct stat st;
-        if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) classify_file(path, false);
-      } else if (type == DT_DIR) {
-        queue.push(std::move(path), depth + 1);
-      } else if (type == DT_REG) {
-        classify_file(path, false);
+      ssize_t n = ::getdents64(fd, buf, sizeof buf);
+      if (n <= 0) break;  // the end, or a read error: what was listed stands
+      for (ssize_t off = 0; off < n;) {
+        const auto* e = reinterpret_cast<const struct dirent64*>(buf + off);
+        off += e->d_reclen;
+        std::string_view name(e->d_name);
+        if (name == "." || name == "..") continue;
+        Entry entry{join(root, name), e->d_type};
+        if (entry.type == DT_UNKNOWN) {
+          // Some file systems do not report types in the listing: ask the entry itself (not what
+          // a link points to).
+          struct stat st;
+          if (::lstat(entry.path.c_str(), &st) != 0) continue;
+          entry.type = S_ISLNK(st.st_mode) ? DT_LNK : S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+        }
+        if (entry.type == DT_LNK) {
+          // Files behind links are read; folders behind links are not entered (loops).
+          struct stat st;
+          entry.link_to_file = ::stat(entry.path.c_str(), &st) == 0;
+          if (entry.link_to_file && (name == "output_code.py" || name == "fx_graph_readable.py")) holds_compile_file = true;
+          entry.link_to_file = entry.link_to_file && S_ISREG(st.st_mode);
+        } else if (name == "output_code.py" || name == "fx_graph_readable.py") {
+          // What exists(path) answers: anything there but a dangling link.
+          holds_compile_file = true;
+        }
+        entries_.push_back(std::move(entry));
       }
     }
-    ::closedir(d);
+    ::close(fd);
+    compile_dir_checked = root;
+    compile_dir_answer = holds_compile_file;
+    for (Entry& e : entries_) {
+      if (e.type == DT_LNK) {
+        if (e.link_to_file) classify_file(e.path, false);
+      } else if (e.type == DT_DIR) {
+        queue.push(std::move(e.path), depth + 1);
+      } else if (e.type == DT_REG) {
+        classify_file(e.path, false);
+      }
+    }
   }
+
+  // One folder's listing (list_folder), kept to reuse its capacity.
+  struct Entry {
+    std::string path;
+    unsigned char type = DT_UNKNOWN;
+    bool link_to_file = false;  // a link to a regular file
+  };
+  std::vector<Entry> entries_;
 
   // Lists folders until the walk is over; after_each() runs after each folder is listed.
   template <class AfterEach>

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 
 #include "analyzer/ingest/ingest.h"
 #include "test_util.h"
@@ -130,4 +131,63 @@ TEST(Ingest, PathsAreSpelledAsStdFilesystemSpellsThem) {
       EXPECT_EQ(code.parent_path().parent_path().filename(), "torchinductor") << spelled;
     }
   }
+}
+
+// A folder is a compile folder when output_code.py or fx_graph_readable.py is there, as stat(2)
+// sees it: the walk decides it from the folder's own listing, and must answer what a stat of each
+// name answered (a link to a file counts and is read, a dangling link does not count, a folder
+// of that name counts but is not read). Listed in a folder of many compiles and alone.
+TEST(Ingest, ACompileFolderIsWhatItsListingHolds) {
+  TempDir t;
+  const fs::path src = fs::path(compile_dir("s2_cuda", "forward"));
+  ASSERT_TRUE(fs::exists(src / "output_code.py"));
+  fs::path root = t.path / "run" / "torchinductor";
+  auto make = [&](const std::string& name) {
+    fs::path d = root / name;
+    fs::create_directories(d);
+    return d;
+  };
+  // Real files.
+  fs::path plain = make("model__0_forward_1");
+  fs::copy_file(src / "output_code.py", plain / "output_code.py");
+  fs::copy_file(src / "fx_graph_readable.py", plain / "fx_graph_readable.py");
+  // output_code.py a link to a file elsewhere: a compile folder, and the link is its output_code.
+  fs::path linked = make("model__1_forward_2");
+  fs::create_symlink(src / "output_code.py", linked / "output_code.py");
+  // Only a dangling link of that name, with a runnable beside it: not a compile folder.
+  fs::path dangling = make("model__2_forward_3");
+  fs::create_symlink(t.path / "nowhere.py", dangling / "output_code.py");
+  write_all(dangling / "fx_graph_runnable.py", "# torch version: 2.11\n");
+  // A folder named fx_graph_readable.py: a compile folder (stat finds it), its runnable taken.
+  fs::path odd = make("model__3_forward_4");
+  fs::create_directories(odd / "fx_graph_readable.py");
+  write_all(odd / "fx_graph_runnable.py", "# torch version: 2.11\n");
+  // fx_graph_readable.py a link to a folder: counts, is not read as a file.
+  fs::path to_dir = make("model__4_forward_5");
+  fs::create_directory_symlink(t.path / "run", to_dir / "fx_graph_readable.py");
+  write_all(to_dir / "fx_graph_runnable.py", "# torch version: 2.11\n");
+
+  for (int jobs : {1, 2}) {
+    SCOPED_TRACE(jobs);
+    DiagSink d;
+    IngestResult r = ingest_paths({t.path.string()}, d, jobs);
+    std::map<std::string, const CompileFiles*> by_name;
+    for (const auto& c : r.compiles) by_name[fs::path(c.dir.str()).filename().string()] = &c;
+    ASSERT_EQ(by_name.size(), 4u) << describe(r);
+    EXPECT_EQ(by_name.count("model__2_forward_3"), 0u) << describe(r);
+    EXPECT_EQ(by_name["model__0_forward_1"]->output_code.str(), (plain / "output_code.py").string());
+    EXPECT_EQ(by_name["model__0_forward_1"]->fx_graph_readable.str(), (plain / "fx_graph_readable.py").string());
+    EXPECT_EQ(by_name["model__1_forward_2"]->output_code.str(), (linked / "output_code.py").string());
+    EXPECT_TRUE(by_name["model__3_forward_4"]->fx_graph_readable.empty());
+    EXPECT_EQ(by_name["model__3_forward_4"]->fx_graph_runnable.str(), (odd / "fx_graph_runnable.py").string());
+    EXPECT_TRUE(by_name["model__4_forward_5"]->fx_graph_readable.empty());
+    EXPECT_EQ(by_name["model__4_forward_5"]->fx_graph_runnable.str(), (to_dir / "fx_graph_runnable.py").string());
+  }
+  // Each folder given alone walks the same way.
+  DiagSink d;
+  IngestResult alone = ingest_paths({linked.string()}, d, 1);
+  ASSERT_EQ(alone.compiles.size(), 1u);
+  EXPECT_EQ(alone.compiles[0].output_code.str(), (linked / "output_code.py").string());
+  IngestResult none = ingest_paths({dangling.string()}, d, 1);
+  EXPECT_TRUE(none.compiles.empty()) << describe(none);
 }
