@@ -213,7 +213,7 @@ TEST(ClangWrapperBatch, AnAnalysisIsTheSameWithAndWithoutBatches) {
   install_optional_readers();
   // Every fixture wrapper goes to Clang here, as with ILINT_CPP_READER=clang: the hand reader
   // would take them all and leave no batch (CppWrapperHand.AnalysisIsTheSameWithAndWithoutTheHandReader).
-  set_cpp_hand_readers_enabled(false);
+  ilint::testing::HandReadersScope hand(false);
   auto run = [](int jobs) {
     std::vector<std::string> paths;
     for (const char* f : {"s1_cpu_cppwrap", "s1_cuda_cppwrap", "s2_cpu_cppwrap", "s2_cuda_cppwrap"})
@@ -228,7 +228,6 @@ TEST(ClangWrapperBatch, AnAnalysisIsTheSameWithAndWithoutBatches) {
   set_cpp_wrapper_batcher(nullptr);
   std::string alone = run(1);
   set_cpp_wrapper_batcher(saved);
-  set_cpp_hand_readers_enabled(true);
   EXPECT_EQ(batched1, alone);
   EXPECT_EQ(batched2, alone);
 }

@@ -403,7 +403,7 @@ TEST(CppWrapperHand, AnAcceptedWrapperIsParsedOnce) {
   Compile c;
   DiagSink diags;
   std::vector<size_t> to_read;
-  set_cpp_hand_readers_enabled(true);
+  ilint::testing::HandReadersScope hand(true);
   parse_output_code(w.file, w.text, c, diags, &to_read);
   EXPECT_EQ(cpp_wrapper_hand_parses(), before + 1) << "the output_code.py parser's wrapper text is another";
   EXPECT_FALSE(c.launches.empty());
@@ -422,7 +422,7 @@ TEST(CppWrapperHand, AnAcceptedWrapperIsParsedOnce) {
 TEST(CppWrapperHand, ReadsWithoutClang) {
   CppWrapperReader saved = cpp_wrapper_reader();
   set_cpp_wrapper_reader({});
-  set_cpp_hand_readers_enabled(true);
+  ilint::testing::HandReadersScope hand(true);
   const FixtureWrapper& w = wrapper_of("s2_cuda_cppwrap", "forward");
   Compile c;
   DiagSink diags;
@@ -431,7 +431,7 @@ TEST(CppWrapperHand, ReadsWithoutClang) {
   for (auto& d : diags.sorted()) EXPECT_NE(d.code, "cpp-wrapper-skipped");
   EXPECT_EQ(c.launches.size(), 1u);
   EXPECT_EQ(c.device_type, "cuda");
-  set_cpp_hand_readers_enabled(false);  // ILINT_CPP_READER=clang: no reader left, so the note
+  hand.set(false);  // ILINT_CPP_READER=clang: no reader left, so the note
   Compile c2;
   DiagSink diags2;
   parse_output_code(w.file, w.text, c2, diags2, &to_read);
@@ -439,7 +439,6 @@ TEST(CppWrapperHand, ReadsWithoutClang) {
   for (auto& d : diags2.sorted()) skipped |= d.code == "cpp-wrapper-skipped";
   EXPECT_TRUE(skipped);
   EXPECT_TRUE(c2.launches.empty());
-  set_cpp_hand_readers_enabled(true);
   set_cpp_wrapper_reader(saved);
 }
 
@@ -450,10 +449,10 @@ TEST(CppWrapperHand, AnalysisIsTheSameWithAndWithoutTheHandReader) {
   std::vector<std::string> paths;
   for (const char* f : {"s1_cpu_cppwrap", "s1_cuda_cppwrap", "s2_cpu_cppwrap", "s2_cuda_cppwrap"})
     paths.push_back(ilint::testing::fixture(f));
-  set_cpp_hand_readers_enabled(false);
+  ilint::testing::HandReadersScope hand(false);
   std::string clang_only = ilint::testing::analysis_text(paths, 1);
   std::string clang_only_j2 = ilint::testing::analysis_text(paths, 2);
-  set_cpp_hand_readers_enabled(true);
+  hand.set(true);
   WrapperBatchStats before = wrapper_batch_stats();
   EXPECT_EQ(ilint::testing::analysis_text(paths, 1), clang_only);
   EXPECT_EQ(ilint::testing::analysis_text(paths, 2), clang_only_j2);

@@ -11,11 +11,27 @@
 #include <string>
 
 #include "analyzer/dynamo/dump.h"
+#include "analyzer/parse/cpp_hand.h"
 #include "analyzer/parse/cpp_wrapper_hand.h"
 #include "analyzer/pipeline.h"
 #include "analyzer/report/dump_model.h"
 
 namespace ilint::testing {
+
+// The hand readers of C++ on or off (cpp_hand.h) for one scope; the state before comes back at
+// its end, whatever the test asserted in between (a test binary may run several tests in one
+// process, some of them under ILINT_CPP_READER=clang).
+class HandReadersScope {
+ public:
+  explicit HandReadersScope(bool on) : saved_(cpp_hand_readers_enabled()) { set_cpp_hand_readers_enabled(on); }
+  ~HandReadersScope() { set_cpp_hand_readers_enabled(saved_); }
+  void set(bool on) { set_cpp_hand_readers_enabled(on); }
+  HandReadersScope(const HandReadersScope&) = delete;
+  HandReadersScope& operator=(const HandReadersScope&) = delete;
+
+ private:
+  bool saved_;
+};
 
 inline std::string fixture(const std::string& name) { return std::string(ILINT_FIXTURES_DIR) + "/" + name; }
 
