@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Alternated A/B timing of inductor-lint builds on one corpus, with Python's `ast` parse of the
 # same output_code.py files in the same loop: on a noisy machine, only runs taken side by side
-# compare. The page cache is warmed before every run. Prints each run's wall time, then the min
-# and median per command.
+# compare. Every other round runs the commands in reverse order (A B python, python B A, ...): on
+# this VM the command that ran right after Python's 11 s parse was ~15% slower, whichever it was
+# (docs/performance.md, session 16), so a fixed order favoured the one that came first. The page
+# cache is warmed before every run. Prints each run's wall time, then the min and median per
+# command.
 #
 #   bench/ab.sh CORPUS ROUNDS BIN...        # e.g. bench/ab.sh build/bench-corpus/triton 5 old/inductor-lint build/inductor-lint
 #
@@ -20,8 +23,12 @@ for dp, dn, fn in os.walk(sys.argv[1]):
 declare -A times
 t=$(mktemp)
 trap 'rm -f "$t"' EXIT
-for _ in $(seq "$rounds"); do
-  for b in "$@" python; do
+order=("$@" python)
+reversed=()
+for ((i = ${#order[@]} - 1; i >= 0; i--)); do reversed+=("${order[$i]}"); done
+for round in $(seq "$rounds"); do
+  if ((round % 2)); then this_round=("${order[@]}"); else this_round=("${reversed[@]}"); fi
+  for b in "${this_round[@]}"; do
     find "$corpus" -type f -print0 | xargs -0 cat >/dev/null
     if [ "$b" = python ]; then
       /usr/bin/time -o "$t" -f "%e" python3 -c "$py" "$corpus"
