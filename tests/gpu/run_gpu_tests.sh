@@ -3,7 +3,7 @@
 #
 #   tests/gpu/run_gpu_tests.sh OUTDIR [GROUP...]
 #
-# GROUPs: stale stale_extra cppwrap fxjson mutation cast confirm timing (default: all; timing runs last, alone). Everything runs in parallel
+# GROUPs: stale stale_extra cppwrap fxjson mutation cast cpuvocab confirm timing (default: all; timing runs last, alone). Everything runs in parallel
 # (MAXJ jobs at a time), each job bounded by `timeout`, the whole run by DEADLINE_S seconds.
 # Results:
 #   OUTDIR/fixtures/<name>/   captures made with tools/capture.py (copy the ones to keep into fixtures/)
@@ -106,6 +106,21 @@ if want cppwrap; then
   for dev in cuda cpu; do
     job "s1_${dev}_cppwrap" "$CAP --name s1_${dev}_cppwrap --output-code --harvest-cpp-wrappers --env TORCHINDUCTOR_CPP_WRAPPER=1 $SCRIPTS/seed1.py $dev 3"
     job "s2_${dev}_cppwrap" "$CAP --name s2_${dev}_cppwrap --output-code --harvest-cpp-wrappers --env TORCHINDUCTOR_CPP_WRAPPER=1 $SCRIPTS/seed2.py $dev"
+  done
+fi
+
+if want cpuvocab; then
+  # C++ that Inductor writes beyond the seeds (issue 7): checks the hand readers of C++ against Clang
+  for v in layer_norm var_mean arg_reduce softmax activations pointwise_math index_ops masked int_ops bf16_mix \
+           half_mix cross_entropy pool_norm conv_block mlp_train attention scans sort_topk norms views nan_max \
+           std_welford rand_ops; do
+    job "cpu_vocab_$v" "$CAP --name cpu_vocab_$v $SCRIPTS/cpu_vocab.py $v"
+  done
+  for v in layer_norm softmax index_ops mlp_train attention std_welford masked; do
+    job "cpu_vocab_${v}_dyn" "$CAP --name cpu_vocab_${v}_dyn --env VOCAB_DYNAMIC=1 $SCRIPTS/cpu_vocab.py $v"
+  done
+  for v in layer_norm arg_reduce index_ops mlp_train attention nan_max int_ops bf16_mix; do
+    job "cpu_vocab_${v}_cppwrap" "$CAP --name cpu_vocab_${v}_cppwrap --output-code --harvest-cpp-wrappers --env TORCHINDUCTOR_CPP_WRAPPER=1 $SCRIPTS/cpu_vocab.py $v"
   done
 fi
 
