@@ -531,7 +531,7 @@ class Parser {
         "masked_load", "randn_cpu", "rand_cpu", "randint64_cpu", "atomic_add", "atomic_add_vec",
         "at", "c10", "std", "omp_get_thread_num", "omp_get_num_threads", "omp_get_max_threads", "int8_t", "int16_t",
         "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t", "ptrdiff_t", "C10_LIKELY",
-        "C10_UNLIKELY", "C10_ALWAYS_INLINE", "INDUCTOR_PREFIX_PRELUDE", "kernel_param"};
+        "C10_UNLIKELY", "C10_ALWAYS_INLINE", "TORCH_CHECK", "INDUCTOR_PREFIX_PRELUDE", "kernel_param"};
     return prelude.count(n) > 0 || n.rfind("__", 0) == 0;  // `__`: reserved to the implementation
   }
 

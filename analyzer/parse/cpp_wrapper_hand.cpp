@@ -50,6 +50,7 @@ bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.
 struct PreludeNames {
   std::unordered_set<std::string> identifiers;           // every name the preludes spell (comments aside)
   std::unordered_map<std::string, int> function_macros;  // in force after the preludes: name -> parameters
+  std::unordered_set<std::string> variadic_macros;       // those of them whose parameters end in `...`
   std::unordered_set<std::string> object_macros;
 };
 
@@ -87,12 +88,16 @@ void scan_prelude(std::string_view t, PreludeNames& out) {
       if (d == "define" || d == "undef") {
         std::string name = word(j);
         out.function_macros.erase(name);
+        out.variadic_macros.erase(name);
         out.object_macros.erase(name);
         if (d == "define" && j < n && t[j] == '(') {
+          // The named parameters; `...` (TORCH_CHECK(cond, ...)) takes any further arguments.
           int params = 0;
-          for (size_t k = j + 1; k < n && t[k] != ')'; ++k)
+          size_t k = j + 1;
+          for (; k < n && t[k] != ')'; ++k)
             if (ident_start(t[k]) && (params == 0 || t[k - 1] == ',' || t[k - 1] == ' ')) ++params;
           out.function_macros[name] = params;
+          if (t.substr(j + 1, k - j - 1).find("...") != std::string_view::npos) out.variadic_macros.insert(name);
         } else if (d == "define") {
           out.object_macros.insert(name);
         }
@@ -630,7 +635,8 @@ class WrapperParser {
   // One pass, invocations nested in others' arguments followed on a stack.
   bool macro_uses_fit(const std::vector<Token>& toks) const {
     struct Open {
-      int params;
+      int params;        // named parameters
+      bool variadic;     // and `...` after them
       int depth;         // parenthesis depth before its '('
       int commas = 0;    // at its own depth
       size_t open = 0;   // index of its '('
@@ -665,14 +671,15 @@ class WrapperParser {
           }
           if (!joins) return false;
         }
-        open.push_back(Open{params, depth, 0, i + 1});
+        open.push_back(Open{params, prelude_names().variadic_macros.count(std::string(w)) > 0, depth, 0, i + 1});
       } else if (punct(i, '(')) {
         ++depth;
       } else if (punct(i, ')')) {
         if (--depth < 0) return false;
         if (!open.empty() && open.back().depth == depth) {
           int args = i == open.back().open + 1 ? 0 : open.back().commas + 1;
-          if (!(args == open.back().params || (args == 0 && open.back().params == 1))) return false;
+          const Open& o = open.back();
+          if (!(args == o.params || (args == 0 && o.params == 1) || (o.variadic && args > o.params))) return false;
           open.pop_back();
         }
       } else if (punct(i, ',') && !open.empty() && open.back().depth == depth - 1) {

@@ -257,6 +257,10 @@ TEST(CppKernelHand, DeclinesWhatClangRejects) {
       {"a vector divided by a double", "auto tmp3 = tmp0 / tmp2;", "auto tmp3 = tmp0 / 2.0;"},
       {"a store through a pointer to const", "float* in_out_ptr0", "const float* in_out_ptr0"},
       {"a keyword as the kernel's name", "void  kernel(", "void  static_cast("},
+      // The prelude's TORCH_CHECK is a macro: a local of that name, called, is the macro to Clang.
+      {"a local named like a prelude macro", "auto tmp3 = tmp0 / tmp2;",
+       "auto TORCH_CHECK = [](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x / y; };\n"
+       "                    auto tmp3 = TORCH_CHECK(tmp0, tmp2);"},
   };
   for (const auto& e : edits) {
     Kernel k = *div;

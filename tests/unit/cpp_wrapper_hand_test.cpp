@@ -220,6 +220,17 @@ TEST(CppWrapperHand, AcceptsVariantsAndFillsWhatClangFills) {
     w = replaced(w, "CACHE_TORCH_DTYPE(float32);", "extern \"C\" void cpp_fused_div_1(float* out_ptr7);\nCACHE_TORCH_DTYPE(float32);");
     expect_same_as_clang(w, s2.first_line, "kernel defined before the entry");
   }
+  // TORCH_CHECK, the prelude's variadic macro (`TORCH_CHECK(cond, ...)`), in a kernel body with one,
+  // two and three arguments: Inductor writes two, a bounds check and its message.
+  {
+    const FixtureWrapper& s2 = wrapper_of("s2_cpu_cppwrap", "forward");
+    const std::string def = "extern \"C\"  void  cpp_fused_div_1(float* in_out_ptr0)\n{\n";
+    for (std::string args : {"in_out_ptr0", "in_out_ptr0 != nullptr, \"index out of bounds: 0 <= x0 < 600L\"",
+                              "in_out_ptr0, \"a\", 1"}) {
+      std::string w = replaced(s2.source, def, def + "    TORCH_CHECK(" + args + ");\n");
+      expect_same_as_clang(w, s2.first_line, "TORCH_CHECK(" + args + ")");
+    }
+  }
   // CUDA: a launcher given nullptr for its stream, a scalar variable, a view of a handle.
   {
     const FixtureWrapper& s2 = wrapper_of("s2_cuda_cppwrap", "backward");
