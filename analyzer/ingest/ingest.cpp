@@ -149,10 +149,18 @@ struct Walker {
 
   explicit Walker(DiagSink& d) : diags(d) {}
 
+  // The files whose presence makes a folder a compile folder: asked of the file system here for
+  // a file given directly, read off the listing by list_folder.
+  static constexpr std::string_view kCompileFiles[] = {"output_code.py", "fx_graph_readable.py"};
+  static bool names_compile_file(std::string_view name) {
+    return std::find(std::begin(kCompileFiles), std::end(kCompileFiles), name) != std::end(kCompileFiles);
+  }
+
   bool is_compile_dir(const std::string& dir) {
     if (compile_dir_checked.empty() || compile_dir_checked != dir) {
       compile_dir_checked = dir;
-      compile_dir_answer = exists(join(dir, "output_code.py")) || exists(join(dir, "fx_graph_readable.py"));
+      compile_dir_answer = std::any_of(std::begin(kCompileFiles), std::end(kCompileFiles),
+                                       [&](std::string_view f) { return exists(join(dir, f)); });
     }
     return compile_dir_answer;
   }
@@ -251,16 +259,15 @@ struct Walker {
           if (::lstat(entry.path.c_str(), &st) != 0) continue;
           entry.type = S_ISLNK(st.st_mode) ? DT_LNK : S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
         }
+        // What exists(path) answers: anything there but a dangling link.
+        bool present = true;
         if (entry.type == DT_LNK) {
           // Files behind links are read; folders behind links are not entered (loops).
           struct stat st;
-          entry.link_to_file = ::stat(entry.path.c_str(), &st) == 0;
-          if (entry.link_to_file && (name == "output_code.py" || name == "fx_graph_readable.py")) holds_compile_file = true;
-          entry.link_to_file = entry.link_to_file && S_ISREG(st.st_mode);
-        } else if (name == "output_code.py" || name == "fx_graph_readable.py") {
-          // What exists(path) answers: anything there but a dangling link.
-          holds_compile_file = true;
+          present = ::stat(entry.path.c_str(), &st) == 0;
+          entry.link_to_file = present && S_ISREG(st.st_mode);
         }
+        if (present && names_compile_file(name)) holds_compile_file = true;
         entries_.push_back(std::move(entry));
       }
     }

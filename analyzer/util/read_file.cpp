@@ -120,22 +120,17 @@ bool read_text_file(const std::string& path, std::string& out, DiagSink& diags, 
   // growing the string itself would move every file's bytes once more just to see the end.
   out.resize(static_cast<size_t>(size) + 1);
   size_t got = 0;
-  bool at_end = false;
   while (got < out.size()) {
     ssize_t r = in.read(out.data() + got, out.size() - got);
     if (r < 0) return in.read_failed(diags);
-    if (r == 0) {
-      at_end = true;
-      break;
-    }
+    if (r == 0) break;
     got += static_cast<size_t>(r);
-    if (got == size) {
-      at_end = true;
-      break;
-    }
+    if (got == size) break;
   }
+  // Only a file that grew filled the extra byte; any other way out of the loop is its end.
+  const bool grew = got > size;
   out.resize(got);
-  if (!at_end) {
+  if (grew) {
     char buf[4096];
     while (out.size() <= max_bytes) {
       ssize_t r = in.read(buf, sizeof buf);
