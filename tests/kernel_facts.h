@@ -30,7 +30,7 @@ inline std::string kernel_facts(const Kernel& k) {
   for (const auto& [n, v] : k.numels) o << "numel " << n << " " << v << "\n";
   auto access = [&](const char* what, const MemAccess& a) {
     o << what << " " << a.var << " " << a.ptr << " [" << a.index << "] " << dtype_name(a.value_dtype) << " vec "
-      << a.vectorized << " " << loc_text(a.loc) << "\n";
+      << a.vectorized << " nest " << a.nest << " " << loc_text(a.loc) << "\n";
   };
   for (const auto& a : k.loads) access("load", a);
   for (const auto& a : k.stores) access("store", a);

@@ -199,9 +199,11 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
         li.end_text = node_text(c->getRHS()->getSourceRange(), ctx_) + " + 1";
       }
     }
+    nests_.enter(loops_);
     loops_.push_back(li);
     bool ok = clang::RecursiveASTVisitor<KernelVisitor>::TraverseForStmt(s);
     loops_.pop_back();
+    nests_.leave(loops_);
     return ok;
   }
 
@@ -252,6 +254,7 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
     m.vectorized = false;
     m.var = owner_of(a);
     m.loc = here(a->getBeginLoc());
+    m.nest = nests_.current();
     out_.loads.push_back(m);
     return true;
   }
@@ -268,6 +271,7 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
         m.vectorized = is_vector_type(call->getType());
         m.var = owner_of(call);
         m.loc = here(call->getBeginLoc());
+        m.nest = nests_.current();
         out_.loads.push_back(m);
       }
     } else if (name == "store" && call->getNumArgs() >= 1) {
@@ -282,6 +286,7 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
         m.value_dtype = elem_dtype(obj->getType());
         m.vectorized = is_vector_type(obj->getType());
         m.loc = here(call->getBeginLoc());
+        m.nest = nests_.current();
         out_.stores.push_back(m);
         add_store_site(m.var);
       }
@@ -598,6 +603,7 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
         if (auto* c = llvm::dyn_cast<clang::ExplicitCastExpr>(v->IgnoreParens())) v = strip(c->getSubExprAsWritten());
         m.var = var_name(v);
         m.loc = here(a->getBeginLoc());
+        m.nest = nests_.current();
         out_.stores.push_back(m);
         add_store_site(m.var);
         return;
@@ -647,6 +653,7 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
   std::set<const clang::ParmVarDecl*> params_;
   std::set<const clang::VarDecl*> loop_vars_;
   std::vector<LoopInfo> loops_;
+  cpp_kernel_facts::LoopNests nests_;
   std::map<const clang::Expr*, std::string> owner_;  // initializer / right-hand side -> variable
   std::set<const clang::Expr*> store_targets_, compound_targets_;
   std::set<const clang::Expr*> literals_seen_;

@@ -94,6 +94,11 @@ struct MemAccess {
   IString index;           // index expression text, whitespace-normalized
   DType value_dtype = DType::Unknown;  // dtype of the value after the access (after a trailing .to())
   bool vectorized = false;
+  // C++ kernels: the top-level loop nest of the body that holds the access, numbered from 0 in
+  // source order (-1: outside every loop, and in Triton kernels). Nests run one after the other
+  // (an `#pragma omp for` ends with a barrier), so rules can tell accesses that may overlap in
+  // time (one nest) from ones that cannot (two nests).
+  int nest = -1;
   SourceLoc loc;
 };
 

@@ -79,7 +79,7 @@ std::string combine_of_update(const std::string& rhs_op) {
 
 void Accumulators::declare(const std::string& name, DType dtype, const std::vector<Loop>& loops, int line,
                            int column) {
-  decls_[accumulator_base(name)].push_back(Decl{name, dtype, ids_of(loops), line, column});
+  decls_[accumulator_base(name)].push_back(Decl{name, dtype, ids_of(loops), line, column, order_++});
   vars_.insert(name);
 }
 
@@ -89,6 +89,7 @@ void Accumulators::update(const std::string& acc, const std::vector<std::string>
   u.name = acc;
   u.combine = combine;
   u.loops = loops;
+  u.order = order_++;
   // The value combined in: the first variable read that is not of the accumulator's family.
   for (const auto& o : rhs_operands)
     if (o != acc && accumulator_base(o) != accumulator_base(acc)) {
@@ -104,61 +105,86 @@ void Accumulators::store(const std::string& var, const std::vector<Loop>& loops)
 
 std::vector<ReduceOp> Accumulators::reductions() const {
   std::vector<ReduceOp> out;
-  for (const auto& [base, decls] : decls_) {
-    ReduceOp r;
-    r.result_var = base;
-    const Decl* scalar = nullptr;
-    for (const auto& d : decls)
-      if (d.name == base) scalar = &d;
-    const Decl* chosen = nullptr;
-    const Update* update = nullptr;
-    for (const auto& u : updates_) {
-      if (accumulator_base(u.name) != base) continue;
-      const Decl* d = nullptr;
-      for (const auto& dd : decls)
-        if (dd.name == u.name) d = &dd;
-      if (!d || u.loops.size() <= d->loops.size()) continue;  // a final horizontal combine
-      chosen = d;
-      update = &u;
-      break;
+  for (const auto& [base, all_decls] : decls_) {
+    // One reduction per declaration scope: a kernel of several loop nests declares `tmp_acc0`
+    // afresh in each (softmax: a max in one nest, a sum in the next), and each is its own reduction.
+    std::vector<std::vector<const Decl*>> scopes;
+    for (const auto& d : all_decls) {
+      auto same = std::find_if(scopes.begin(), scopes.end(), [&](const auto& sc) { return sc.front()->loops == d.loops; });
+      if (same == scopes.end()) scopes.push_back({&d});
+      else same->push_back(&d);
     }
-    if (!chosen) chosen = scalar ? scalar : &decls.front();
-    r.accumulator_dtype = chosen->dtype;
-    r.compute_dtype = chosen->dtype;
-    r.loc.line = chosen->line;
-    r.loc.column = chosen->column;
-    if (update) {
-      r.combine = update->combine;
-      r.input_var = update->input;
-      int64_t n = 1;
-      bool known = true;
-      std::string expr;
-      for (size_t i = chosen->loops.size(); i < update->loops.size(); ++i) {
-        const Loop& l = update->loops[i];
-        // A `<v>_inner` loop walks the lanes of its outer loop's step: the outer counts them.
-        if (l.var.size() > 6 && l.var.compare(l.var.size() - 6, 6, "_inner") == 0) continue;
-        if (l.start && l.end) {
-          n *= std::max<int64_t>(0, *l.end - *l.start);
-        } else {
-          known = false;
-        }
-        if (!expr.empty()) expr += "*";
-        expr += l.start && *l.start == 0 ? "(" + l.end_text + ")" : "(" + l.end_text + " - start)";
-      }
-      if (known) r.length = n;
-      else r.length_expr = expr;
-      // A scan stores the running value inside the loop that updates it.
-      const void* inner = update->loops[chosen->loops.size()].id;
-      for (const auto& s : stores_) {
-        if (accumulator_base(s.var) != base) continue;
-        if (std::find(s.loops.begin(), s.loops.end(), inner) != s.loops.end()) r.is_scan = true;
-      }
-    } else {
-      r.combine = "unknown";
-    }
-    out.push_back(r);
+    for (const auto& decls : scopes) out.push_back(reduction_of(base, decls));
   }
   return out;
+}
+
+const Accumulators::Decl* Accumulators::declaration_of(const Update& u) const {
+  auto family = decls_.find(accumulator_base(u.name));
+  if (family == decls_.end()) return nullptr;
+  const Decl* best = nullptr;
+  for (const Decl& d : family->second) {
+    if (d.name != u.name || d.order > u.order || d.loops.size() > u.loops.size()) continue;
+    bool around = true;
+    for (size_t i = 0; i < d.loops.size() && around; ++i) around = u.loops[i].id == d.loops[i];
+    // Later declarations of equal depth shadow earlier ones (sibling blocks at one depth).
+    if (around && (!best || d.loops.size() >= best->loops.size())) best = &d;
+  }
+  return best;
+}
+
+ReduceOp Accumulators::reduction_of(const std::string& base, const std::vector<const Decl*>& decls) const {
+  ReduceOp r;
+  r.result_var = base;
+  const Decl* scalar = nullptr;
+  for (const Decl* d : decls)
+    if (d->name == base) scalar = d;
+  const Decl* chosen = nullptr;
+  const Update* update = nullptr;
+  for (const auto& u : updates_) {
+    if (accumulator_base(u.name) != base) continue;
+    const Decl* d = declaration_of(u);
+    if (!d || std::find(decls.begin(), decls.end(), d) == decls.end()) continue;  // another scope's
+    if (u.loops.size() <= d->loops.size()) continue;  // a final horizontal combine
+    chosen = d;
+    update = &u;
+    break;
+  }
+  if (!chosen) chosen = scalar ? scalar : decls.front();
+  r.accumulator_dtype = chosen->dtype;
+  r.compute_dtype = chosen->dtype;
+  r.loc.line = chosen->line;
+  r.loc.column = chosen->column;
+  if (update) {
+    r.combine = update->combine;
+    r.input_var = update->input;
+    int64_t n = 1;
+    bool known = true;
+    std::string expr;
+    for (size_t i = chosen->loops.size(); i < update->loops.size(); ++i) {
+      const Loop& l = update->loops[i];
+      // A `<v>_inner` loop walks the lanes of its outer loop's step: the outer counts them.
+      if (l.var.size() > 6 && l.var.compare(l.var.size() - 6, 6, "_inner") == 0) continue;
+      if (l.start && l.end) {
+        n *= std::max<int64_t>(0, *l.end - *l.start);
+      } else {
+        known = false;
+      }
+      if (!expr.empty()) expr += "*";
+      expr += l.start && *l.start == 0 ? "(" + l.end_text + ")" : "(" + l.end_text + " - start)";
+    }
+    if (known) r.length = n;
+    else r.length_expr = expr;
+    // A scan stores the running value inside the loop that updates it.
+    const void* inner = update->loops[chosen->loops.size()].id;
+    for (const auto& s : stores_) {
+      if (accumulator_base(s.var) != base) continue;
+      if (std::find(s.loops.begin(), s.loops.end(), inner) != s.loops.end()) r.is_scan = true;
+    }
+  } else {
+    r.combine = "unknown";
+  }
+  return r;
 }
 
 }  // namespace ilint::cpp_kernel_facts

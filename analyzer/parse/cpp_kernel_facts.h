@@ -54,6 +54,23 @@ struct Loop {
   std::string end_text;               // the bound as written ("ks0", "16L + 1")
 };
 
+// Numbers the top-level loop nests of a kernel body as a walk enters them (MemAccess::nest).
+// enter() before pushing a loop on `loops`, leave() after popping it.
+class LoopNests {
+ public:
+  void enter(const std::vector<Loop>& loops) {
+    if (loops.empty()) current_ = next_++;
+  }
+  void leave(const std::vector<Loop>& loops) {
+    if (loops.empty()) current_ = -1;
+  }
+  int current() const { return current_; }
+
+ private:
+  int next_ = 0;
+  int current_ = -1;
+};
+
 // The accumulators of one kernel, as a walk meets them, and the reductions they make.
 class Accumulators {
  public:
@@ -67,8 +84,9 @@ class Accumulators {
               const std::vector<Loop>& loops);
   // A store of `var` inside `loops` (a scan stores its running value inside the loop updating it).
   void store(const std::string& var, const std::vector<Loop>& loops);
-  // One ReduceOp per accumulator family (tmp_acc0, tmp_acc0_vec, ...), in name order: the combine
-  // and length come from the update inside the loops that the declaration is outside of.
+  // One ReduceOp per accumulator family (tmp_acc0, tmp_acc0_vec, ...) and declaration scope, in
+  // name order, then in source order: the combine and length come from the update inside the
+  // loops that the declaration is outside of.
   std::vector<ReduceOp> reductions() const;
 
  private:
@@ -77,15 +95,24 @@ class Accumulators {
     DType dtype = DType::Unknown;
     std::vector<const void*> loops;
     int line = 0, column = 0;
+    int order = 0;  // when the walk met it, among declarations and updates
   };
   struct Update {
     std::string name, combine, input;
     std::vector<Loop> loops;
+    int order = 0;
   };
   struct StoreSite {
     std::string var;
     std::vector<const void*> loops;
   };
+  // The reduction of the family `base` declared by `decls` (one scope's declarations).
+  ReduceOp reduction_of(const std::string& base, const std::vector<const Decl*>& decls) const;
+  // The declaration an update assigns to: as C++ scoping has it, the innermost one of its name
+  // declared before it in a loop around it (a kernel redeclares `tmp_acc0` in each nest).
+  const Decl* declaration_of(const Update& u) const;
+
+  int order_ = 0;
   std::map<std::string, std::vector<Decl>> decls_;  // by family
   std::set<std::string> vars_;
   std::vector<Update> updates_;

@@ -1888,12 +1888,14 @@ class Walker {
             li.end_text = text(rhs) + " + 1";
           }
         }
+        nests_.enter(loops_);
         loops_.push_back(li);
         expr(init->expr);
         expr(s->cond);
         expr(s->inc);
         stmt(s->then);
         loops_.pop_back();
+        nests_.leave(loops_);
         return;
       }
       case Stmt::If:
@@ -2028,6 +2030,7 @@ class Walker {
     m.vectorized = false;
     m.var = owner_of(a);
     m.loc = at(a->line, a->col);
+    m.nest = nests_.current();
     out_.loads.push_back(m);
   }
 
@@ -2046,6 +2049,7 @@ class Walker {
         m.vectorized = call->type.is_vector();
         m.var = owner_of(call);
         m.loc = at(call->line, call->col);
+        m.nest = nests_.current();
         out_.loads.push_back(m);
       }
     } else if (name == "store" && nargs >= 1) {
@@ -2059,6 +2063,7 @@ class Walker {
         m.value_dtype = elem_dtype(obj->type);
         m.vectorized = obj->type.is_vector();
         m.loc = at(call->line, call->col);
+        m.nest = nests_.current();
         out_.stores.push_back(m);
         add_store_site(m.var);
       }
@@ -2278,6 +2283,7 @@ class Walker {
         if (const Node* c = ignore_parens(v); c->kind == Node::ExplicitCast) v = c->kids[0];
         m.var = var_name(v);
         m.loc = at(lhs->line, lhs->col);
+        m.nest = nests_.current();
         out_.stores.push_back(m);
         add_store_site(m.var);
         return;
@@ -2319,6 +2325,7 @@ class Walker {
   const Parser& parser_;
   cpp_kernel_facts::KernelFacts& out_;
   std::vector<LoopInfo> loops_;
+  cpp_kernel_facts::LoopNests nests_;
   std::map<const Node*, std::string> owner_;
   std::set<const Node*> store_targets_, compound_targets_, literals_seen_;
   cpp_kernel_facts::Accumulators accumulators_;

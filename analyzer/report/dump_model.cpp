@@ -14,6 +14,8 @@ std::string join(const std::vector<S>& v, const char* sep = ", ") {
 std::string meta_text(const TensorMeta& m) {
   return dtype_name(m.dtype) + "[" + join(m.shape.vec()) + "]" + (m.device.empty() ? "" : " " + m.device);
 }
+// C++ accesses name their loop nest (MemAccess::nest); Triton ones have none.
+std::string nest_text(const MemAccess& a) { return a.nest < 0 ? "" : " in nest " + std::to_string(a.nest); }
 }  // namespace
 
 void dump_compiles(const Program& program, std::ostream& os) {
@@ -48,9 +50,9 @@ void dump_compiles(const Program& program, std::ostream& os) {
       if (!k.source_nodes.empty()) os << "    source nodes: " << join(k.source_nodes) << "\n";
       if (!k.fx_nodes.empty()) os << "    computes fx nodes: " << join(k.fx_nodes) << "\n";
       for (const auto& a : k.loads)
-        os << "    load  " << a.var << " <- " << a.ptr << "[" << a.index << "] as " << dtype_name(a.value_dtype) << " (line " << a.loc.line << ")\n";
+        os << "    load  " << a.var << " <- " << a.ptr << "[" << a.index << "] as " << dtype_name(a.value_dtype) << nest_text(a) << " (line " << a.loc.line << ")\n";
       for (const auto& a : k.stores)
-        os << "    store " << a.ptr << "[" << a.index << "] <- " << a.var << " as " << dtype_name(a.value_dtype) << " (line " << a.loc.line << ")\n";
+        os << "    store " << a.ptr << "[" << a.index << "] <- " << a.var << " as " << dtype_name(a.value_dtype) << nest_text(a) << " (line " << a.loc.line << ")\n";
       for (const auto& x : k.casts) os << "    cast  " << x.var << " = " << x.src << " -> " << dtype_name(x.to) << " (line " << x.loc.line << ")\n";
       for (const auto& l : k.literals) os << "    literal " << l.text << " in " << l.var << " (line " << l.loc.line << ")\n";
       for (const auto& r : k.reductions)

@@ -258,6 +258,32 @@ TEST(ClangKernel, AccumulatorOfS2CpuBackwardKernelIsFp32SumOver40Rows) {
   EXPECT_EQ(lam->operands, (std::vector<IString>{"tmpbuf"}));
 }
 
+// A kernel of several loop nests declares `tmp_acc0` afresh in each (log_softmax + nll_loss: a max,
+// two sums, then a count and a loss sum over the whole batch at the top level). Each declaration
+// is its own reduction, fed by the update that C++ scoping binds to it. When reductions were
+// keyed by name alone, the later declarations took the first nest's update, and a store of the
+// accumulator inside that nest's loop made them scans (and the kernel a scan kernel).
+TEST(ClangKernel, EachNestsAccumulatorIsItsOwnReduction) {
+  fs::path file = output_code("cpu_vocab_cross_entropy", "model__0_forward");
+  ASSERT_FALSE(file.empty());
+  DiagSink diags;
+  auto ks = read_kernels(file, diags);
+  const Kernel* k = find_kernel(ks, "cpp_fused__log_softmax_nll_loss_forward_0");
+  ASSERT_NE(k, nullptr);
+  EXPECT_TRUE(k->parse_errors.empty());
+  EXPECT_EQ(k->kind, KernelKind::Reduction);
+  std::vector<std::string> got;
+  for (const auto& r : k->reductions) {
+    EXPECT_FALSE(r.is_scan) << r.result_var << " at line " << r.loc.line;
+    got.push_back(r.result_var + " " + r.combine + " of " + r.input_var + " x" + std::to_string(r.length) + " " +
+                  dtype_name(r.accumulator_dtype));
+  }
+  // Per family in name order, then in source order; the rows of 100 classes, then the 64 rows.
+  EXPECT_EQ(got, (std::vector<std::string>{"tmp_acc0 max of tmp0 x100 f32", "tmp_acc0 add of tmp4 x100 f32",
+                                           "tmp_acc0 add of tmp4 x100 f32", "tmp_acc0 add of tmp6 x64 i64",
+                                           "tmp_acc1 max of tmp0 x100 f32", "tmp_acc1 add of tmp26 x64 f32"}));
+}
+
 TEST(ClangKernel, InOutPointerIsLoadedAndStored) {
   fs::path file = output_code("s2_cpu", "model__0_forward");
   DiagSink diags;

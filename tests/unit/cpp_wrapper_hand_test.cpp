@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <random>
 #include <sstream>
 
@@ -174,16 +175,30 @@ extern "C"  void  cpp_fused_mul_0(const float* in_ptr0,
 }  // namespace
 
 // Every fixture wrapper (12: s1 and s2, CPU and CUDA) is accepted and read as Clang reads it,
-// with its kernels read by the reader and deferred to the caller.
+// with its kernels read by the reader and deferred to the caller. The cpu_vocab_* fixtures reach
+// beyond the hand readers' vocabulary on purpose (docs/cpp-kernels.md): a wrapper of theirs may
+// be declined, and must then be left untouched; one accepted is read as Clang reads it.
 TEST(CppWrapperHand, AcceptsEveryFixtureWrapperAndFillsWhatClangFills) {
   auto ws = fixture_wrappers();
-  ASSERT_EQ(ws.size(), 12u);
+  size_t vocab = 0, vocab_accepted = 0;
   for (auto& w : ws) {
     SCOPED_TRACE(w.file);
+    if (w.file.find("/cpu_vocab_") != std::string::npos) {
+      ++vocab;
+      Reading hand = read_with(Reader::Hand, w.source, w.first_line, true);
+      if (!hand.returned) {
+        EXPECT_EQ(hand.text, untouched()) << "declined but touched the compile";
+        continue;
+      }
+      ++vocab_accepted;
+    }
     expect_same_as_clang(w.source, w.first_line, w.file);
     Reading hand = read_with(Reader::Hand, w.source, w.first_line, true);
     EXPECT_NE(hand.text.find("launch #0"), std::string::npos) << hand.text;
   }
+  EXPECT_EQ(ws.size() - vocab, 12u);
+  EXPECT_GE(vocab, 1u);
+  std::cout << "[ info ] " << vocab_accepted << " of the " << vocab << " cpu_vocab_* wrappers accepted\n";
 }
 
 // What no fixture has but Inductor writes, and the shapes of arguments the reader takes.
