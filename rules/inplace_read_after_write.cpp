@@ -466,6 +466,7 @@ class InplaceReadAfterWrite : public Rule {
       if (lit == loads.end()) continue;
       for (const auto& ld : lit->second) {
         for (const auto& st : sts) {
+          if (in_different_nests(k, *ld.acc, *st.acc)) continue;
           Verdict v = compare(ev, k, *ld.acc, *ld.bind, *st.acc, *st.bind);
           if (v.same) continue;
           if (v.evaluated && !v.witness && !v.in_range) continue;  // reads memory this launch does not write
@@ -477,6 +478,16 @@ class InplaceReadAfterWrite : public Rule {
         }
       }
     }
+  }
+
+  // A C++ kernel runs its top-level loop nests one after the other: a nest inside
+  // `#pragma omp parallel` is an `#pragma omp for` or `#pragma omp single`, both of which end with
+  // a barrier (Inductor writes no `nowait`), and outside it the nests are plain sequential code.
+  // A load and a store in different nests are ordered, whatever their indices: a later nest reads
+  // what an earlier one finished writing (the fused producer and consumer), an earlier nest reads
+  // before a later one writes. Only accesses of one nest can see each other half done.
+  static bool in_different_nests(const Kernel& k, const MemAccess& ld, const MemAccess& st) {
+    return k.backend == KernelBackend::Cpp && ld.nest >= 0 && st.nest >= 0 && ld.nest != st.nest;
   }
 
   Verdict compare(IxEval& ev, const Kernel& k, const MemAccess& ld, const ParamBinding& lb, const MemAccess& st,
