@@ -71,6 +71,7 @@ std::string combine_of_update(const std::string& rhs_op) {
       {"call:argmin_combine", "argmin"}, {"call:sum_masked_reduce", "add"}, {"call:prod_masked_reduce", "mul"},
       {"call:max_masked_reduce", "max"}, {"call:min_masked_reduce", "min"},
       {"call:cascade_sum_combine", "add"}, {"call:xor_sum_masked_reduce", "xor_sum"},
+      {"call:any_masked_reduce", "any"},
       {"add", "add"}, {"mul", "mul"}, {"xor", "xor_sum"}, {"or", "any"}, {"lor", "any"}, {"and", "all"},
       {"land", "all"}};
   auto it = combines.find(rhs_op);

@@ -360,6 +360,8 @@ struct Node {
   int op_line = 0, op_col = 0; // the operator token (assignments)
   Type written;                // ExplicitCast: the type as written
   bool static_cast_ = false;   // ExplicitCast: `static_cast<T>(x)` (not `T(x)`)
+  bool folds_min_max = false;  // Call: the prelude's constexpr std::min/std::max
+  bool folds_to_zero = false;  // Call: a numeric_limits member (constexpr, returns T())
   double value = 0;            // literals
   int64_t ivalue = 0;
   Stmt* body = nullptr;        // Lambda
@@ -1432,6 +1434,12 @@ class Parser {
       if (!v) decline("decltype of an unknown name");
       ++p_;
       expect(")");
+      if (is("(")) {
+        // `decltype(tmp0)(1)`: a functional cast to the variable's type, as if the type were written.
+        // A lambda parameter's declared type is a reference and a const size's is const: not that.
+        if (v->lambda_param || v->is_const) decline("decltype of a reference or const in a cast");
+        return construct(v->type, start);
+      }
       expect("::");
       return static_member_call(v->type, start);
     }
@@ -1479,6 +1487,16 @@ class Parser {
         return construct(scalar(*s), start);
       }
     }
+    if (is("std") && peek_is(1, "::")) return std_function(t);
+    if (is("c10") && peek_is(1, "::") && peek_is(2, "div_floor_integer")) {
+      p_ += 3;
+      std::vector<Node*> args = parse_args();
+      // `template <class T> T div_floor_integer(T, T)`: T deduced from both arguments.
+      if (args.size() != 2 || !plain_number(args[0]->type) || !(args[0]->type == args[1]->type))
+        decline("a c10::div_floor_integer the hand reader does not model");
+      return free_call("div_floor_integer", t, args, args[0]->type);
+    }
+    if (t.kind == TK::Ident && is_prelude_reduce_helper(t.text) && peek_is(1, "(")) return prelude_helper(t);
     if (t.kind == TK::Ident) {
       if (t.text == "omp_get_thread_num" || t.text == "omp_get_num_threads" || t.text == "omp_get_max_threads") {
         ++p_;
@@ -1518,6 +1536,9 @@ class Parser {
     Node* x = parse_expr();
     expect(")");
     check_inside_macro(x);
+    // Clang locates what a macro argument holds at the macro's expansion (main_file_line takes
+    // the expansion location): a cast recorded in the condition is at `C10_LIKELY`, not at itself.
+    at_expansion(x, start.line, start.col);
     if (!x->type.is_arith() || x->type.is_class()) decline("C10_LIKELY of a non-scalar");
     // The Clang reader records nothing for __builtin_expect, the cast to bool of a non-variable,
     // or the literal 1; the node stands for the whole expansion.
@@ -1537,10 +1558,24 @@ class Parser {
     n->type = call->type;
     return n;
   }
+  static void at_expansion(Node* x, int line, int col) {
+    x->line = line;
+    x->col = col;
+    x->op_line = line;
+    x->op_col = col;
+    for (Node* k : x->kids) at_expansion(k, line, col);
+  }
   void check_inside_macro(const Node* x) {
     switch (x->kind) {
       case Node::VarRef:
-        if (!x->var->loop) decline("a variable other than a loop's in C10_LIKELY");
+        // A loop variable, or a scalar size (`ks0`) of a dynamic-shape kernel.
+        if (!x->var->loop && !(x->var->kernel_param && plain_number(x->var->type)))
+          decline("a variable other than a loop's or a size in C10_LIKELY");
+        return;
+      case Node::Call:
+        // The symbolic bounds of dynamic shapes: `16L*(c10::div_floor_integer(ks0, 16L))`, `std::min(...)`.
+        if (x->name != "div_floor_integer" && !x->folds_min_max) decline("a call in C10_LIKELY");
+        for (const Node* k : x->kids) check_inside_macro(k);
         return;
       case Node::IntLit: return;
       case Node::Binary:
@@ -1553,8 +1588,8 @@ class Parser {
         if (x->kind == Node::Paren && x->kids[0]->kind == Node::VarRef) decline("a bare variable in C10_LIKELY");
         return;
       case Node::ExplicitCast:
-        if (x->kids[0]->kind != Node::IntLit && !(x->kids[0]->kind == Node::VarRef && x->kids[0]->var->loop))
-          decline("a cast in C10_LIKELY");
+        if (x->written.kind != Type::Scalar_ || x->written.is_class()) decline("a cast to a class in C10_LIKELY");
+        check_inside_macro(x->kids[0]);
         return;
       default: decline("an expression form in C10_LIKELY the hand reader does not follow");
     }
@@ -1633,6 +1668,90 @@ class Parser {
       return c;
     }
     decline("a static member the hand reader does not know");
+  }
+
+  // A non-class arithmetic scalar: what the prelude's `T f(T, T)` templates are given here.
+  static bool plain_number(const Type& t) { return t.is_arith() && !t.is_class(); }
+
+  Node* free_call(std::string_view name, const Token& start, std::vector<Node*> args, const Type& type) {
+    Node* c = make<Node>();
+    c->kind = Node::Call;
+    c->name = std::string(name);
+    c->b = start.begin;
+    c->e = prev_end();
+    c->line = start.line;
+    c->col = start.col;
+    c->kids = std::move(args);
+    c->type = type;
+    return c;
+  }
+
+  // The prelude's std: `numeric_limits<T>::infinity()` and its siblings, min/max, and the math
+  // functions, typed as its templates deduce them. Only plain numbers are taken: on class scalars
+  // or vectors the prelude's templates deduce other types or fail, which Clang must say.
+  Node* std_function(const Token& start) {
+    p_ += 2;
+    std::string_view fn = ident();
+    if (fn == "numeric_limits") {
+      expect("<");
+      Scalar s = template_scalar();
+      expect(">");
+      expect("::");
+      std::string_view member = ident();
+      static const std::set<std::string_view> members = {"infinity", "quiet_NaN", "lowest", "max", "min", "epsilon"};
+      if (!members.count(member)) decline("a numeric_limits member the hand reader does not know");
+      std::vector<Node*> args = parse_args();
+      if (!args.empty()) decline("numeric_limits with arguments");
+      Node* c = free_call(member, start, args, scalar(s));
+      c->folds_to_zero = true;  // the prelude's members are constexpr and return T()
+      return c;
+    }
+    if (is("<")) decline("explicit template arguments to std::" + std::string(fn));
+    // `template <class T> T f(T)`, `template <class T, class U> T f(T, U)`, `template <class T> bool f(T)`.
+    static const std::set<std::string_view> unary = {"abs", "exp", "exp2", "expm1", "log", "log1p", "log2",
+                                                     "sqrt", "tanh", "sin", "cos", "tan", "erf", "floor",
+                                                     "ceil", "trunc", "round", "nearbyint"};
+    static const std::set<std::string_view> binary = {"pow", "fmod", "atan2"};
+    static const std::set<std::string_view> predicates = {"isnan", "isinf", "signbit"};
+    std::vector<Node*> args;
+    if (fn == "min" || fn == "max") {
+      // `template <class T> constexpr T max(const T&, const T&)`: defined, so Clang folds it.
+      args = parse_args();
+      if (args.size() != 2 || !plain_number(args[0]->type) || !(args[0]->type == args[1]->type))
+        decline("a std::" + std::string(fn) + " the hand reader does not model");
+      Node* c = free_call(fn, start, args, args[0]->type);
+      c->folds_min_max = true;
+      return c;
+    }
+    size_t arity = unary.count(fn) || predicates.count(fn) ? 1 : binary.count(fn) ? 2 : 0;
+    if (!arity) decline("a name the hand reader does not know: std::" + std::string(fn.substr(0, 40)));
+    args = parse_args();
+    if (args.size() != arity) decline("std::" + std::string(fn) + " with a different number of arguments");
+    for (const Node* a : args)
+      if (!plain_number(a->type)) decline("std::" + std::string(fn) + " of a value that is not a plain number");
+    return free_call(fn, start, args, predicates.count(fn) ? scalar(Scalar::Bool) : args[0]->type);
+  }
+
+  // cpp_prefix.h's reduction helpers that are plain templates in the prelude:
+  // `T max_propagate_nan(const T&, const T&)` (and its Vectorized<T> overload, which deduces the same
+  // type), `T sum_masked_reduce(const T& acc, const V& x, int64_t n)` and its siblings.
+  static bool is_prelude_reduce_helper(std::string_view n) {
+    return n == "max_propagate_nan" || n == "min_propagate_nan" || n == "sum_masked_reduce" ||
+           n == "prod_masked_reduce" || n == "max_masked_reduce" || n == "min_masked_reduce" ||
+           n == "xor_sum_masked_reduce" || n == "any_masked_reduce";
+  }
+  Node* prelude_helper(const Token& start) {
+    std::string_view fn = ident();
+    std::vector<Node*> args = parse_args();
+    auto value = [](const Type& t) { return plain_number(t) || t.kind == Type::Vec || t.kind == Type::VecN; };
+    if (fn == "max_propagate_nan" || fn == "min_propagate_nan") {
+      if (args.size() != 2 || !value(args[0]->type) || !(args[0]->type == args[1]->type))
+        decline("a " + std::string(fn) + " the hand reader does not model");
+      return free_call(fn, start, args, args[0]->type);
+    }
+    if (args.size() != 3 || !value(args[0]->type) || !value(args[1]->type) || !plain_number(args[2]->type))
+      decline("a " + std::string(fn) + " the hand reader does not model");
+    return free_call(fn, start, args, args[0]->type);
   }
 
   // at::vec::convert<...>(v), maximum/minimum/..., vec_reduce_all<T, N>(op, v).
@@ -1844,6 +1963,16 @@ class Walker {
         return r;
       }
       case Node::Call:
+        // What Clang's constant evaluator folds: the prelude's constexpr std::min/max and
+        // numeric_limits members (which return T(), a stand-in value the model must not take).
+        if (n->folds_to_zero) decline("a numeric_limits member in a constant");
+        if (n->folds_min_max) {
+          auto a = eval_int(n->kids[0]);
+          auto b = eval_int(n->kids[1]);
+          if (!a || !b) return std::nullopt;
+          return n->name == "min" ? (*b < *a ? *b : *a) : (*a < *b ? *b : *a);
+        }
+        return std::nullopt;
       case Node::MemberCall:
       case Node::OpCall: return std::nullopt;
       default: decline("a constant the reader does not fold");
