@@ -1333,6 +1333,21 @@ class Parser {
         c->type = vec_of(m.targ_types[0], m.targ_ints[0]);
         return c;
       }
+      if (m.name == "to" && m.has_targs && m.targ_types.size() == 1 && m.targ_ints.size() == 1) {
+        // `tmp3.to<int64_t,2>()`: the flags as a 0/1 vector.
+        need_args(0, 0);
+        if (m.targ_ints[0] < 1) decline("a VecMask::to of no registers");
+        c->type = vec_of(m.targ_types[0], m.targ_ints[0]);
+        return c;
+      }
+      if (m.name == "store" && !m.has_targs) {
+        // `template <class U> void store(U* b, int64_t count = size()) const`
+        need_args(1, 2);
+        if (args[0]->type.kind != Type::Ptr || args[0]->type.const_elem) decline("a store to something that is not a pointer to non-const");
+        if (args.size() == 2) int_arg(args[1]);
+        c->type = scalar(Scalar::Void);
+        return c;
+      }
       decline("a VecMask member the hand reader does not know");
     }
     if (t.kind == Type::Array && m.name == "data" && !m.has_targs) {
@@ -1497,6 +1512,12 @@ class Parser {
       return free_call("div_floor_integer", t, args, args[0]->type);
     }
     if (t.kind == TK::Ident && is_prelude_reduce_helper(t.text) && peek_is(1, "(")) return prelude_helper(t);
+    if (is("TORCH_CHECK") && peek_is(1, "(")) return parse_torch_check();
+    if ((is("fmadd") || is("fmsub")) && peek_is(1, "(")) {
+      // Unqualified: found by argument-dependent lookup in at::vec, so only for vector arguments.
+      ++p_;
+      return at_vec_function(t.text, t);
+    }
     if (t.kind == TK::Ident) {
       if (t.text == "omp_get_thread_num" || t.text == "omp_get_num_threads" || t.text == "omp_get_max_threads") {
         ++p_;
@@ -1557,6 +1578,43 @@ class Parser {
     n->kids = {call};
     n->type = call->type;
     return n;
+  }
+  // `TORCH_CHECK(cond, "message")`, the prelude's `((void)(cond))`: the message is dropped by the
+  // macro, the condition is evaluated and discarded, and everything in it is located at the macro.
+  Node* parse_torch_check() {
+    const Token& start = cur();
+    p_ += 2;
+    Node* cond = parse_assign();
+    expect(",");
+    if (cur().kind != TK::String) decline("a TORCH_CHECK message that is not one string");
+    ++p_;
+    expect(")");
+    // A bare variable would be a `(void)var` cast Clang records; a lambda's statements would keep
+    // their own lines. Neither is what Inductor writes there.
+    const Node* bare = cond;
+    while (bare->kind == Node::Paren) bare = bare->kids[0];
+    if (bare->kind == Node::VarRef) decline("a TORCH_CHECK of a bare variable");
+    if (has_lambda(cond)) decline("a lambda in TORCH_CHECK");
+    if (cond->type.kind == Type::None || cond->type.kind == Type::Lambda ||
+        (cond->type.kind == Type::Scalar_ && cond->type.elem == Scalar::Void))
+      decline("a TORCH_CHECK of a value of unknown type");
+    at_expansion(cond, start.line, start.col);
+    Node* n = make<Node>();
+    n->kind = Node::ExplicitCast;
+    n->b = start.begin;
+    n->e = prev_end();
+    n->line = start.line;
+    n->col = start.col;
+    n->written = scalar(Scalar::Void);
+    n->type = n->written;
+    n->kids = {cond};
+    return n;
+  }
+  static bool has_lambda(const Node* x) {
+    if (x->kind == Node::Lambda) return true;
+    for (const Node* k : x->kids)
+      if (has_lambda(k)) return true;
+    return false;
   }
   static void at_expansion(Node* x, int line, int col) {
     x->line = line;
@@ -1637,6 +1695,7 @@ class Parser {
 
   // `Vectorized<T>::loadu(...)`, `VectorizedN<T, N>::arange(...)`, `decltype(x)::blendv(...)`.
   Node* static_member_call(const Type& cls, const Token& start) {
+    if (cls.kind == Type::Mask) return mask_static_call(cls, start);
     if (cls.kind != Type::Vec && cls.kind != Type::VecN) decline("a static member of a type the hand reader does not model");
     std::string_view fn = ident();
     if (is("<")) decline("template arguments to a static member");
@@ -1744,14 +1803,54 @@ class Parser {
     std::string_view fn = ident();
     std::vector<Node*> args = parse_args();
     auto value = [](const Type& t) { return plain_number(t) || t.kind == Type::Vec || t.kind == Type::VecN; };
+    auto mask_or_value = [&](const Type& t) { return value(t) || t.kind == Type::Mask; };
     if (fn == "max_propagate_nan" || fn == "min_propagate_nan") {
       if (args.size() != 2 || !value(args[0]->type) || !(args[0]->type == args[1]->type))
         decline("a " + std::string(fn) + " the hand reader does not model");
       return free_call(fn, start, args, args[0]->type);
     }
-    if (args.size() != 3 || !value(args[0]->type) || !value(args[1]->type) || !plain_number(args[2]->type))
+    if (args.size() != 3 || !mask_or_value(args[0]->type) || !mask_or_value(args[1]->type) || !plain_number(args[2]->type))
       decline("a " + std::string(fn) + " the hand reader does not model");
     return free_call(fn, start, args, args[0]->type);
+  }
+
+  // `VecMask<T,N>::from(...)` and `VecMask<T,N>::set(a, b, count)`, as the prelude declares them:
+  // from(U) broadcasts a scalar, from(const U*[, count]) reads flags, from<U,L>(v) takes a vector
+  // of exactly VecOf<U,L>; set takes two masks of its own type. Anything else is declined.
+  Node* mask_static_call(const Type& cls, const Token& start) {
+    std::string_view fn = ident();
+    std::vector<Scalar> targ_types;
+    std::vector<int> targ_ints;
+    if (is("<")) {
+      ++p_;
+      targ_types.push_back(template_scalar());
+      expect(",");
+      targ_ints.push_back(template_int());
+      expect(">");
+    }
+    std::vector<Node*> args = parse_args();
+    Node* c = free_call(fn, start, args, cls);
+    if (fn == "from" && !targ_types.empty()) {
+      if (args.size() != 1 || !(args[0]->type == vec_of(targ_types[0], targ_ints[0])))
+        decline("a VecMask::from<U,L> of another type");
+      return c;
+    }
+    if (fn == "from" && args.size() == 1) {
+      const Type& a = args[0]->type;
+      if (a.kind == Type::Ptr || plain_number(a)) return c;
+      decline("a VecMask::from of a value the hand reader does not model");
+    }
+    if (fn == "from" && args.size() == 2) {
+      if (args[0]->type.kind != Type::Ptr) decline("a VecMask::from with a count of something not a pointer");
+      if (!plain_number(args[1]->type)) decline("a count that is not a number");
+      return c;
+    }
+    if (fn == "set" && (args.size() == 2 || args.size() == 3) && targ_types.empty()) {
+      if (!(args[0]->type == cls) || !(args[1]->type == cls)) decline("a VecMask::set of other types");
+      if (args.size() == 3 && !plain_number(args[2]->type)) decline("a count that is not a number");
+      return c;
+    }
+    decline("a VecMask static member the hand reader does not know");
   }
 
   // at::vec::convert<...>(v), maximum/minimum/..., vec_reduce_all<T, N>(op, v).
@@ -1767,10 +1866,16 @@ class Parser {
       Scalar to = template_scalar();
       std::vector<int> ints;
       std::vector<Scalar> types{to};
+      std::string shape = "T";  // the template arguments' kinds in order: `TITI` for <float,1,at::BFloat16,1>
       while (is(",")) {
         ++p_;
-        if (cur().kind == TK::Int) ints.push_back(template_int());
-        else types.push_back(template_scalar());
+        if (cur().kind == TK::Int) {
+          ints.push_back(template_int());
+          shape += "I";
+        } else {
+          types.push_back(template_scalar());
+          shape += "T";
+        }
       }
       expect(">");
       std::vector<Node*> args = parse_args();
@@ -1782,6 +1887,12 @@ class Parser {
         if (from.kind == Type::Vec) c->type = Type{Type::Vec, to, 0};
         else if (from.kind == Type::VecN) c->type = Type{Type::VecN, to, from.n};
         else decline("at::vec::convert of a non-vector");
+      } else if (shape == "TITI") {
+        // `template <class To, int NTo, class From, int NFrom, class V> VecOf<To, NTo> convert(const V&)`:
+        // the only overload these arguments fit; V is whatever the argument is.
+        if (ints[0] < 1 || ints[1] < 1) decline("at::vec::convert of no registers");
+        if (from.kind == Type::None || from.kind == Type::Lambda) decline("at::vec::convert of a value of unknown type");
+        c->type = vec_of(to, ints[0]);
       } else {
         decline("at::vec::convert with explicit counts");
       }
@@ -1792,7 +1903,7 @@ class Parser {
       Scalar t = template_scalar();
       if (is(",")) {
         ++p_;
-        if (template_int() != 1) decline("vec_reduce_all over several registers");
+        if (template_int() < 1) decline("vec_reduce_all over no registers");
       }
       expect(">");
       std::vector<Node*> args = parse_args();
@@ -1812,8 +1923,11 @@ class Parser {
     c->e = prev_end();
     c->kids = args;
     if (args.size() != it->second) decline("at::vec::" + std::string(fn) + " with a different number of arguments");
+    // The prelude declares maximum/minimum for VectorizedN too; the others for Vectorized only.
+    const bool vecn_ok = fn == "maximum" || fn == "minimum";
     for (Node* a : args)
-      if (a->type.kind != Type::Vec || !(a->type == args[0]->type)) decline("at::vec::" + std::string(fn) + " of other types");
+      if (!(a->type.kind == Type::Vec || (vecn_ok && a->type.kind == Type::VecN)) || !(a->type == args[0]->type))
+        decline("at::vec::" + std::string(fn) + " of other types");
     c->type = args[0]->type;
     return c;
   }
