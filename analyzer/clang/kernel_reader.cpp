@@ -351,8 +351,15 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
     return n == "Vectorized" || n == "VectorizedN";
   }
 
+  // The kernel parameter `e` names: the parameter itself, or a local copy of it. Inductor gives an
+  // in-place buffer's other roles their usual names that way (`auto out_ptr1 = in_out_ptr0;`,
+  // `auto in_ptr0 = in_out_ptr0;`): a load or store through the copy is one through the parameter.
   const clang::ParmVarDecl* param_of(const clang::Expr* e) const {
     auto* dr = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
+    if (!dr) return nullptr;
+    if (auto* v = llvm::dyn_cast<clang::VarDecl>(dr->getDecl());
+        v && !llvm::isa<clang::ParmVarDecl>(v) && v->hasLocalStorage() && v->getType()->isPointerType() && v->getInit())
+      dr = llvm::dyn_cast<clang::DeclRefExpr>(v->getInit()->IgnoreParenImpCasts());
     if (!dr) return nullptr;
     auto* p = llvm::dyn_cast<clang::ParmVarDecl>(dr->getDecl());
     if (!p || !params_.count(p)) return nullptr;

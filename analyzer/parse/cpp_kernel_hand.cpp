@@ -342,6 +342,7 @@ struct Var {
   bool loop = false;          // a for loop's variable
   bool lambda_param = false;
   bool is_const = false;      // `const int64_t ks0`
+  const Var* copy_of_param = nullptr;  // `auto out_ptr1 = in_out_ptr0;`: the kernel parameter it copies
 };
 
 struct Stmt;
@@ -809,6 +810,11 @@ class Parser {
     }
     if (is(",")) decline("several variables in one declaration");
     expect(";");
+    if (s->expr && v->type.kind == Type::Ptr) {
+      const Node* init = s->expr;
+      while (init->kind == Node::Paren) init = init->kids[0];
+      if (init->kind == Node::VarRef && init->var->kernel_param) v->copy_of_param = init->var;
+    }
     declare(v);
     s->var = v;
     return s;
@@ -2216,10 +2222,11 @@ class Walker {
            op == "^=" || op == "<<=" || op == ">>=";
   }
 
+  // The kernel parameter `e` names: the parameter, or a local copy of it (as the Clang reader's).
   const Var* param_of(const Node* e) const {
     e = ignore_parens(e);
-    if (e->kind != Node::VarRef || !e->var->kernel_param) return nullptr;
-    return e->var;
+    if (e->kind != Node::VarRef) return nullptr;
+    return e->var->kernel_param ? e->var : e->var->copy_of_param;
   }
   static const Var* var_decl(const Node* e) {
     e = ignore_parens(e);

@@ -263,6 +263,33 @@ TEST(InplaceReadAfterWrite, DerivedFlipSplitIntoTwoNestsIsNotReported) {
   EXPECT_TRUE(reported_load_in_nest1);
 }
 
+// Derived from mut_foreach_flip_cpu: the flipped element is read through a local copy of the
+// output pointer (`auto in_ptr1 = out_ptr0;`, as Inductor names an in_out_ptr's input role),
+// not through in_ptr0. The copy is the same memory as the parameter: reported, with the load
+// recorded against out_ptr0.
+TEST(InplaceReadAfterWrite, DerivedFlipThroughALocalCopyOfThePointer) {
+  TempDir tmp;
+  std::string dir = derive(tmp, "mut_foreach_flip_cpu", "inference", "output_code.py",
+                           "auto tmp1 = in_ptr0[static_cast<int64_t>(65535L + ((-1L)*x0))];",
+                           "auto tmp1 = in_ptr1[static_cast<int64_t>(65535L + ((-1L)*x0))];");
+  std::string text = read_all(fs::path(dir) / "output_code.py");
+  const std::string open = "                       float* out_ptr0)\n{\n";
+  ASSERT_NE(text.find(open), std::string::npos);
+  text.replace(text.find(open), open.size(), open + "    auto in_ptr1 = out_ptr0;\n");
+  write_all(fs::path(dir) / "output_code.py", text);
+  Analysis a;
+  auto fs_ = run_rule(dir, "inplace-read-after-write", a);
+  const Kernel& k = a.program.compiles.at(0).kernels.at(0);
+  if (k.loads.empty()) GTEST_SKIP() << "no C++ kernel reader installed: C++ loads unknown";
+  ASSERT_TRUE(k.parse_errors.empty()) << k.parse_errors.front();
+  bool through_copy = false;
+  for (auto& ld : k.loads) through_copy |= ld.ptr == "out_ptr0" && ld.index == "65535L + ((-1L)*x0)";
+  EXPECT_TRUE(through_copy);
+  ASSERT_EQ(fs_.size(), 1u);
+  EXPECT_EQ(fs_[0]->evidence["load"]["ptr"], "out_ptr0");
+  EXPECT_EQ(fs_[0]->evidence["claim"], "cross-thread-overlap");
+}
+
 // ------------------------------------------------------------ mutated-arg-never-stored
 
 // Inductor lists both names of a mutated input (in_ptr0 loads it, out_ptr1 stores it) and every
