@@ -288,7 +288,9 @@ DType dtype_of(Scalar s) {
 }
 
 struct Type {
-  enum Kind { None, Scalar_, Ptr, Vec, VecN, Mask, Array, Lambda };
+  // Welford/WelfordHelper: `n` says what T is (0 the scalar `elem`, 1 Vectorized, N VectorizedN);
+  // HelperPtr: `&helper`, a WelfordHelper<T, 4096>*.
+  enum Kind { None, Scalar_, Ptr, Vec, VecN, Mask, Array, Lambda, Welford, WelfordHelper, HelperPtr };
   Kind kind = None;
   Scalar elem = Scalar::Void;  // the scalar, or the element type of the others
   int n = 0;                   // VectorizedN / VecMask count, array length
@@ -302,8 +304,8 @@ struct Type {
   bool is_arith() const { return kind == Scalar_ && elem != Scalar::Void; }  // class scalars included
   bool is_vector() const { return kind == Vec || kind == VecN; }
   bool is_class() const {
-    return kind == Vec || kind == VecN || kind == Mask || kind == Array || kind == Lambda ||
-           (kind == Scalar_ && is_class_scalar(elem));
+    return kind == Vec || kind == VecN || kind == Mask || kind == Array || kind == Lambda || kind == Welford ||
+           kind == WelfordHelper || (kind == Scalar_ && is_class_scalar(elem));
   }
 };
 
@@ -311,7 +313,9 @@ Type scalar(Scalar s) { return Type{Type::Scalar_, s}; }
 Type vec_of(Scalar s, int n) { return n == 1 ? Type{Type::Vec, s, 0} : Type{Type::VecN, s, n}; }
 
 DType elem_dtype(const Type& t) {
-  if (t.kind == Type::None || t.kind == Type::Lambda) return DType::Unknown;
+  // The Clang reader's elem_dtype follows Welford<T>'s first argument, not WelfordHelper's.
+  if (t.kind == Type::None || t.kind == Type::Lambda || t.kind == Type::WelfordHelper || t.kind == Type::HelperPtr)
+    return DType::Unknown;
   return dtype_of(t.elem);
 }
 
@@ -343,13 +347,14 @@ struct Var {
   bool lambda_param = false;
   bool is_const = false;      // `const int64_t ks0`
   const Var* copy_of_param = nullptr;  // `auto out_ptr1 = in_out_ptr0;`: the kernel parameter it copies
+  bool is_static = false;     // `static WelfordHelper<...> h(n);`: no local storage
 };
 
 struct Stmt;
 
 struct Node {
   enum Kind { VarRef, IntLit, FloatLit, BoolLit, StrLit, Paren, Unary, Binary, OpCall, Cond, Call, MemberCall,
-              Subscript, ExplicitCast, TempObject, Lambda };
+              Subscript, ExplicitCast, TempObject, Lambda, Member };
   Kind kind = VarRef;
   std::string_view op;         // Unary/Binary/OpCall: the operator ("+", "+=", "-" unary, "()", "[]")
   std::string name;            // Call/MemberCall: the callee's name
@@ -534,7 +539,10 @@ class Parser {
         "masked_load", "randn_cpu", "rand_cpu", "randint64_cpu", "atomic_add", "atomic_add_vec",
         "at", "c10", "std", "omp_get_thread_num", "omp_get_num_threads", "omp_get_max_threads", "int8_t", "int16_t",
         "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t", "ptrdiff_t", "C10_LIKELY",
-        "C10_UNLIKELY", "C10_ALWAYS_INLINE", "TORCH_CHECK", "INDUCTOR_PREFIX_PRELUDE", "kernel_param"};
+        "C10_UNLIKELY", "C10_ALWAYS_INLINE", "TORCH_CHECK", "INDUCTOR_PREFIX_PRELUDE", "kernel_param",
+        // added to the prelude in session 17
+        "WelfordHelper", "IndexValueVec", "argmin_combine_vec", "argmax_combine_vec", "argmin_vec_reduce_all",
+        "argmax_vec_reduce_all", "any_masked_reduce", "normalized_rand_cpu", "transpose_mxn"};
     return prelude.count(n) > 0 || n.rfind("__", 0) == 0;  // `__`: reserved to the implementation
   }
 
@@ -593,10 +601,45 @@ class Parser {
       count = template_int();
       if (count < 1 || count > 64) decline("a vector of an unusual count");
     }
-    expect(">");
+    close_angle();
     if (n == "Vectorized") return Type{Type::Vec, e, 0};
     if (n == "VectorizedN") return Type{Type::VecN, e, count};
     return Type{Type::Mask, e, count};
+  }
+
+  // `Welford<float>`, `Welford<at::vec::Vectorized<float>>`, `WelfordHelper<at::vec::Vectorized<float>, 4096>`.
+  Type welford_type_name() {
+    const bool helper = is("WelfordHelper");
+    p_ += 2;
+    Type t;
+    t.kind = helper ? Type::WelfordHelper : Type::Welford;
+    if (auto v = vec_type_name()) {
+      if (v->kind == Type::Mask) decline("a Welford of masks");
+      t.elem = v->elem;
+      t.n = v->kind == Type::Vec ? 1 : v->n;
+    } else {
+      t.elem = template_scalar();
+      if (t.elem != Scalar::Float && t.elem != Scalar::Double) decline("a Welford of a type the hand reader does not model");
+    }
+    if (helper) {
+      expect(",");
+      if (template_int() != 4096) decline("a WelfordHelper chunk other than Inductor's 4096");
+    }
+    close_angle();
+    return t;
+  }
+
+  // The `>` closing a template argument list; as in C++11, `>>` there closes two: its first half
+  // is taken, and the token left is the second `>`.
+  void close_angle() {
+    if (is(">>")) {
+      Token& t = t_[p_];
+      ++t.begin;
+      ++t.col;
+      t.text = t.text.substr(1);
+      return;
+    }
+    expect(">");
   }
 
   Scalar template_scalar() {
@@ -629,6 +672,7 @@ class Parser {
       return Type{};
     }
     if (auto v = vec_type_name()) return v;
+    if ((is("Welford") || is("WelfordHelper")) && peek_is(1, "<")) return welford_type_name();
     if (is("std") && peek_is(1, "::") && peek_is(2, "array") && peek_is(3, "<")) {
       p_ += 4;
       Scalar e = template_scalar();
@@ -769,6 +813,8 @@ class Parser {
       aligned = true;
       ++p_;
     }
+    if (is("static") && peek_is(1, "WelfordHelper") && !aligned) return welford_helper_decl(true);
+    if (is("WelfordHelper") && !aligned) return welford_helper_decl(false);
     if (is("const") || is("static") || is("constexpr") || is("volatile") || is("register") || is("thread_local"))
       decline("a declaration with a specifier");
     bool is_auto = false;
@@ -815,6 +861,42 @@ class Parser {
       while (init->kind == Node::Paren) init = init->kids[0];
       if (init->kind == Node::VarRef && init->var->kernel_param) v->copy_of_param = init->var;
     }
+    declare(v);
+    s->var = v;
+    return s;
+  }
+
+  // `static WelfordHelper<at::vec::Vectorized<float>, 4096> welford_helper0(static_cast<int64_t>(12L));`
+  // (static when the size is a constant, a plain local when it is symbolic). Of a static local the
+  // Clang reader records nothing (it has no local storage); of a local, the constructor call, which
+  // it classifies as "other" (a CXXConstructExpr). Either way the argument is walked as any
+  // expression. The node standing for the constructor call is a Call without a name.
+  Stmt* welford_helper_decl(bool is_static) {
+    if (is_static) ++p_;
+    bool is_auto = false;
+    std::optional<Type> t = decl_type(&is_auto);
+    if (!t || t->kind != Type::WelfordHelper) decline("a static declaration the hand reader does not model");
+    Stmt* s = make<Stmt>();
+    s->kind = Stmt::Decl;
+    s->line = cur().line;
+    s->col = cur().col;
+    Var* v = make<Var>();
+    v->name = std::string(ident());
+    v->type = *t;
+    v->is_static = is_static;
+    const Token& open = cur();
+    std::vector<Node*> args = parse_args();
+    if (args.size() != 1 || !plain_number(args[0]->type)) decline("a WelfordHelper made from other than one number");
+    Node* init = make<Node>();
+    init->kind = Node::Call;
+    init->b = open.begin;
+    init->e = prev_end();
+    init->line = open.line;
+    init->col = open.col;
+    init->type = *t;
+    init->kids = args;
+    s->expr = init;
+    expect(";");
     declare(v);
     s->var = v;
     return s;
@@ -977,6 +1059,12 @@ class Parser {
       if (compound && (lt.kind != Type::Vec || (op != "+=" && op != "-=" && op != "*=" && op != "/=")))
         decline("a compound assignment the prelude does not declare");
       if (!(rhs->type == lt)) decline("an assignment of another type to a vector");
+      n->kind = Node::OpCall;
+      n->type = lt;
+      return n;
+    }
+    if (lt.kind == Type::Welford && op == "=" && rhs->type == lt) {
+      // The implicit copy assignment of Welford<T>: an operator call to Clang, as a vector's.
       n->kind = Node::OpCall;
       n->type = lt;
       return n;
@@ -1145,6 +1233,23 @@ class Parser {
       }
       decline("a unary operator on a type the hand reader does not model");
     }
+    if (is("&") && peek(1).kind == TK::Ident && !peek_is(2, "(") && !peek_is(2, ".") && !peek_is(2, "[")) {
+      // `&welford_helper0`: the address of a static WelfordHelper, for welford_combine.
+      const Token& opt = cur();
+      ++p_;
+      Node* x = parse_primary();
+      if (x->kind != Node::VarRef || x->type.kind != Type::WelfordHelper) decline("an address of something other than a WelfordHelper");
+      Node* n = make<Node>();
+      n->kind = Node::Unary;
+      n->op = opt.text;
+      n->b = opt.begin;
+      n->e = x->e;
+      n->line = opt.line;
+      n->col = opt.col;
+      n->kids = {x};
+      n->type = Type{Type::HelperPtr, x->type.elem, x->type.n};
+      return n;
+    }
     if (is("++") || is("--") || is("*") || is("&")) decline("a prefix operator the hand reader does not model");
     return parse_postfix(parse_primary());
   }
@@ -1238,6 +1343,25 @@ class Parser {
           decline("an index into something that is not a pointer or std::array");
         }
         n = s;
+        continue;
+      }
+      if (is(".") && n->type.kind == Type::Welford) {
+        // `tmp_acc0_vec.mean`, `.m2`, `.weight` (T) and `.index` (int64_t), a data member.
+        ++p_;
+        std::string_view field = ident();
+        Node* f = make<Node>();
+        f->kind = Node::Member;
+        f->name = std::string(field);
+        f->b = n->b;
+        f->e = prev_end();
+        f->line = n->line;
+        f->col = n->col;
+        f->kids = {n};
+        if (field == "index") f->type = scalar(Scalar::Long);
+        else if (field == "mean" || field == "m2" || field == "weight")
+          f->type = n->type.n == 0 ? scalar(n->type.elem) : vec_of(n->type.elem, n->type.n);
+        else decline("a Welford member the hand reader does not know");
+        n = f;
         continue;
       }
       if (is(".")) {
@@ -1519,6 +1643,23 @@ class Parser {
     }
     if (t.kind == TK::Ident && is_prelude_reduce_helper(t.text) && peek_is(1, "(")) return prelude_helper(t);
     if (is("TORCH_CHECK") && peek_is(1, "(")) return parse_torch_check();
+    if (is("Welford") && peek_is(1, "<")) {
+      // `Welford<at::vec::Vectorized<float>>()`: a value-initialized accumulator.
+      const Token& start = t;
+      Type wt = welford_type_name();
+      std::vector<Node*> args = parse_args();
+      if (!args.empty()) decline("a Welford made from values");
+      Node* n = make<Node>();
+      n->kind = Node::TempObject;
+      n->b = start.begin;
+      n->e = prev_end();
+      n->line = start.line;
+      n->col = start.col;
+      n->type = wt;
+      n->written = wt;
+      return n;
+    }
+    if ((is("welford_combine") || is("welford_vec_reduce_all")) && peek_is(1, "(")) return welford_call(t);
     if ((is("fmadd") || is("fmsub")) && peek_is(1, "(")) {
       // Unqualified: found by argument-dependent lookup in at::vec, so only for vector arguments.
       ++p_;
@@ -1818,6 +1959,30 @@ class Parser {
     if (args.size() != 3 || !mask_or_value(args[0]->type) || !mask_or_value(args[1]->type) || !plain_number(args[2]->type))
       decline("a " + std::string(fn) + " the hand reader does not model");
     return free_call(fn, start, args, args[0]->type);
+  }
+
+  // The prelude's Welford helpers. welford_combine(acc, ...) is a Welford<T> of its first argument's
+  // T whichever overload Clang picks: (acc, other accumulator), (acc, value[, &helper]),
+  // (acc, value, tail, &helper), (acc, &helper). welford_vec_reduce_all folds the lanes of a
+  // Welford<Vectorized<T>> or Welford<VectorizedN<T, 2>> into a Welford<T>.
+  Node* welford_call(const Token& start) {
+    std::string_view fn = ident();
+    std::vector<Node*> args = parse_args();
+    if (args.empty() || args[0]->type.kind != Type::Welford) decline("a Welford helper of something not a Welford");
+    const Type& acc = args[0]->type;
+    if (fn == "welford_vec_reduce_all") {
+      if (args.size() != 1 || !(acc.n == 1 || acc.n == 2)) decline("a welford_vec_reduce_all the hand reader does not model");
+      return free_call(fn, start, args, Type{Type::Welford, acc.elem, 0});
+    }
+    auto value = [&](const Type& t) { return t == acc || plain_number(t) || t.kind == Type::Vec || t.kind == Type::VecN; };
+    auto helper = [&](const Type& t) { return t.kind == Type::HelperPtr && t.elem == acc.elem && t.n == acc.n; };
+    bool ok = false;
+    if (args.size() == 2) ok = value(args[1]->type) || helper(args[1]->type);
+    else if (args.size() == 3) ok = value(args[1]->type) && !(args[1]->type == acc) && helper(args[2]->type);
+    else if (args.size() == 4)
+      ok = value(args[1]->type) && !(args[1]->type == acc) && plain_number(args[2]->type) && helper(args[3]->type);
+    if (!ok) decline("a welford_combine the hand reader does not model");
+    return free_call(fn, start, args, acc);
   }
 
   // `VecMask<T,N>::from(...)` and `VecMask<T,N>::set(a, b, count)`, as the prelude declares them:
@@ -2166,6 +2331,7 @@ class Walker {
 
   void visit_var_decl(const Stmt* s) {
     const Var* v = s->var;
+    if (v->is_static) return;  // as the Clang reader: no local storage, nothing recorded
     const std::string& name = v->name;
     if (!accumulator_base(name).empty()) {
       accumulators_.declare(name, elem_dtype(v->type), loops_, s->line, s->col);

@@ -67,7 +67,7 @@ TEST(CppKernelHand, ReadsEveryFixtureKernelAsClangDoes) {
   FixtureKernels fk = all_fixture_kernels();
   size_t compared = 0, vocab_kernels = 0, vocab_accepted = 0;
   std::set<std::string> distinct;
-  std::map<std::string, int> declined_why;
+  std::map<std::string, std::vector<std::string>> declined_why;
   for (size_t i = 0; i < fk.jobs.size(); ++i) {
     const Kernel& original = *fk.jobs[i].kernel;
     Kernel by_clang = original, by_hand = original;
@@ -79,7 +79,7 @@ TEST(CppKernelHand, ReadsEveryFixtureKernelAsClangDoes) {
     const bool beyond = beyond_hand_vocabulary(fk.fixture_of[i]);
     vocab_kernels += beyond;
     if (beyond && !accepted) {
-      ++declined_why[why];
+      declined_why[why].push_back(fk.fixture_of[i] + " " + original.name);
       EXPECT_EQ(ilint::testing::kernel_facts(by_hand), ilint::testing::kernel_facts(original)) << "declined but changed";
       continue;
     }
@@ -96,10 +96,13 @@ TEST(CppKernelHand, ReadsEveryFixtureKernelAsClangDoes) {
   EXPECT_GE(compared, 24u);
   EXPECT_GE(distinct.size(), 24u);
   EXPECT_GE(vocab_kernels, 15u);
-  EXPECT_GE(vocab_accepted, 10u);  // session 17: 10 of the 17 (and 45 of the 64 kernels of all 37 captures)
+  EXPECT_GE(vocab_accepted, 12u);  // session 17: 12 of the 17 (and 55 of the 64 kernels of all 37 captures)
   std::cout << "[ info ] " << compared << " kernels (" << distinct.size() << " distinct sources) read alike; "
             << vocab_accepted << " of the " << vocab_kernels << " in cpu_vocab_* fixtures accepted\n";
-  for (const auto& [why, n] : declined_why) std::cout << "[ info ]   declined " << n << ": " << why << "\n";
+  for (const auto& [why, kernels] : declined_why) {
+    std::cout << "[ info ]   declined " << kernels.size() << ": " << why << "\n";
+    for (const auto& k : kernels) std::cout << "[ info ]     " << k << "\n";
+  }
 }
 #endif
 
