@@ -290,7 +290,8 @@ DType dtype_of(Scalar s) {
 struct Type {
   // Welford/WelfordHelper: `n` says what T is (0 the scalar `elem`, 1 Vectorized, N VectorizedN);
   // HelperPtr: `&helper`, a WelfordHelper<T, 4096>*.
-  enum Kind { None, Scalar_, Ptr, Vec, VecN, Mask, Array, Lambda, Welford, WelfordHelper, HelperPtr };
+  // UniqueArr: std::unique_ptr<elem[]>, a big reduction's heap-held local buffer.
+  enum Kind { None, Scalar_, Ptr, Vec, VecN, Mask, Array, Lambda, Welford, WelfordHelper, HelperPtr, UniqueArr };
   Kind kind = None;
   Scalar elem = Scalar::Void;  // the scalar, or the element type of the others
   int n = 0;                   // VectorizedN / VecMask count, array length
@@ -305,7 +306,7 @@ struct Type {
   bool is_vector() const { return kind == Vec || kind == VecN; }
   bool is_class() const {
     return kind == Vec || kind == VecN || kind == Mask || kind == Array || kind == Lambda || kind == Welford ||
-           kind == WelfordHelper || (kind == Scalar_ && is_class_scalar(elem));
+           kind == WelfordHelper || kind == UniqueArr || (kind == Scalar_ && is_class_scalar(elem));
   }
 };
 
@@ -314,7 +315,8 @@ Type vec_of(Scalar s, int n) { return n == 1 ? Type{Type::Vec, s, 0} : Type{Type
 
 DType elem_dtype(const Type& t) {
   // The Clang reader's elem_dtype follows Welford<T>'s first argument, not WelfordHelper's.
-  if (t.kind == Type::None || t.kind == Type::Lambda || t.kind == Type::WelfordHelper || t.kind == Type::HelperPtr)
+  if (t.kind == Type::None || t.kind == Type::Lambda || t.kind == Type::WelfordHelper || t.kind == Type::HelperPtr ||
+      t.kind == Type::UniqueArr)
     return DType::Unknown;
   return dtype_of(t.elem);
 }
@@ -629,6 +631,16 @@ class Parser {
     return t;
   }
 
+  // `float []>` of `std::unique_ptr<float []>` and `std::make_unique<float []>`, consumed.
+  Scalar unique_array_element() {
+    Scalar e = template_scalar();
+    if (e == Scalar::Void || !plain_number(scalar(e))) decline("a heap buffer of a type the hand reader does not model");
+    expect("[");
+    expect("]");
+    close_angle();
+    return e;
+  }
+
   // The `>` closing a template argument list; as in C++11, `>>` there closes two: its first half
   // is taken, and the token left is the second `>`.
   void close_angle() {
@@ -673,6 +685,11 @@ class Parser {
     }
     if (auto v = vec_type_name()) return v;
     if ((is("Welford") || is("WelfordHelper")) && peek_is(1, "<")) return welford_type_name();
+    if (is("std") && peek_is(1, "::") && peek_is(2, "unique_ptr") && peek_is(3, "<")) {
+      p_ += 4;
+      Scalar e = unique_array_element();
+      return Type{Type::UniqueArr, e, 0};
+    }
     if (is("std") && peek_is(1, "::") && peek_is(2, "array") && peek_is(3, "<")) {
       p_ += 4;
       Scalar e = template_scalar();
@@ -819,6 +836,12 @@ class Parser {
       decline("a declaration with a specifier");
     bool is_auto = false;
     std::optional<Type> t = decl_type(&is_auto);
+    if (t && !is_auto && t->kind == Type::Scalar_ && is("*") && peek(1).kind == TK::Ident && peek_is(2, "=")) {
+      // `float* local_buffer_data_0 = buf_local_buffer_data_0.get();`: a local pointer.
+      if (aligned) decline("__at_align__ on a pointer");
+      ++p_;
+      t = Type{Type::Ptr, t->elem, 0};
+    }
     if (!t || cur().kind != TK::Ident || is_keyword(cur().text)) {
       if (aligned) decline("__at_align__ before something that is not a declaration");
       p_ = save;
@@ -1415,6 +1438,11 @@ class Parser {
         "floor", "ceil", "trunc", "round", "frac", "sign", "lgamma", "isnan"};
     static const std::set<std::string_view> vec_binary = {"pow", "fmod", "atan2", "hypot", "nextafter",
                                                           "eq",  "ne",   "lt",    "le",    "gt", "ge"};
+    if (t.kind == Type::UniqueArr) {
+      if (m.name != "get" || m.has_targs || !args.empty()) decline("a std::unique_ptr member the hand reader does not know");
+      c->type = Type{Type::Ptr, t.elem, 0};
+      return c;
+    }
     if (t.kind == Type::Vec || t.kind == Type::VecN) {
       if (m.has_targs) decline("template arguments to a vector member");
       if (m.name == "store") {
@@ -1911,6 +1939,14 @@ class Parser {
       Node* c = free_call(member, start, args, scalar(s));
       c->folds_to_zero = true;  // the prelude's members are constexpr and return T()
       return c;
+    }
+    if (fn == "make_unique" && is("<")) {
+      // `std::make_unique<float []>(257L)`: a std::unique_ptr<float[]> of that many elements.
+      ++p_;
+      Scalar e = unique_array_element();
+      std::vector<Node*> args = parse_args();
+      if (args.size() != 1 || !plain_number(args[0]->type)) decline("a std::make_unique the hand reader does not model");
+      return free_call(fn, start, args, Type{Type::UniqueArr, e, 0});
     }
     if (is("<")) decline("explicit template arguments to std::" + std::string(fn));
     // `template <class T> T f(T)`, `template <class T, class U> T f(T, U)`, `template <class T> bool f(T)`.

@@ -96,7 +96,7 @@ TEST(CppKernelHand, ReadsEveryFixtureKernelAsClangDoes) {
   EXPECT_GE(compared, 24u);
   EXPECT_GE(distinct.size(), 24u);
   EXPECT_GE(vocab_kernels, 15u);
-  EXPECT_GE(vocab_accepted, 12u);  // session 17: 12 of the 17 (and 55 of the 64 kernels of all 37 captures)
+  EXPECT_GE(vocab_accepted, 13u);  // session 17: 13 of the 17 (and 58 of the 64 kernels of all 37 captures)
   std::cout << "[ info ] " << compared << " kernels (" << distinct.size() << " distinct sources) read alike; "
             << vocab_accepted << " of the " << vocab_kernels << " in cpu_vocab_* fixtures accepted\n";
   for (const auto& [why, kernels] : declined_why) {
