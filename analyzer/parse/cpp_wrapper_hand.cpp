@@ -1094,7 +1094,14 @@ class WrapperParser {
       ++i_;
       LocalKind kind = w == "AtenTensorHandle" ? LocalKind::Handle : w == "cudaStream_t" ? LocalKind::Stream
                                                                                           : LocalKind::Scalar;
-      return take_name(name) && take_punct(";") && declare_local(name, kind);
+      if (!take_name(name)) return false;
+      // `int32_t var_0 = cached_torch_dtype_int64;`: a dtype code for a shim's `int32_t*` argument.
+      // The Clang reader records nothing of it (its initializer is not a call).
+      if ((w == "int32_t" || w == "int64_t") && take_punct("=")) {
+        if (!ident_at(i_) || !cached_vars_.count(std::string(text(i_)))) return false;
+        ++i_;
+      }
+      return take_punct(";") && declare_local(name, kind);
     }
     if (w == "RAIIAtenTensorHandle") {  // RAIIAtenTensorHandle buf0(buf0_handle);
       ++i_;
@@ -1135,9 +1142,16 @@ class WrapperParser {
   }
 
   // static constexpr int64_t int_array_0[] = {8L, 1L, 5L, 15L};
+  // static constexpr int64_t *int_array_5=nullptr;   (the sizes of a 0-d tensor: no elements)
   bool int_array() {
     const Token& at = toks_[i_++];
     std::string name;
+    if (is_ident(i_, "constexpr") && is_ident(i_ + 1, "int64_t") && is_punct(i_ + 2, "*")) {
+      // To the Clang reader a pointer, not an array: it records no elements, as none are here.
+      i_ += 3;
+      return take_name(name) && take_punct("=") && take_ident("nullptr") && take_punct(";") &&
+             declare_local(name, LocalKind::IntArray);
+    }
     if (!take_ident("constexpr") || !take_ident("int64_t") || !take_name(name) || !take_punct("[") ||
         !take_punct("]") || !take_punct("=") || !take_punct("{"))
       return false;
@@ -1312,6 +1326,17 @@ class WrapperParser {
             a.kind = ShimArg::Kind::Subscript;
             a.on_handle_vector = *k == LocalKind::HandleVector;
           }
+        } else if (take_ident("wrap_with_raii_handle_if_needed")) {
+          // A view made in the call: `wrap_with_raii_handle_if_needed(reinterpret_tensor_wrapper(buf3, 3,
+          // int_array_10, int_array_11, 0L))`. To the Clang reader an argument known by its text.
+          if (!take_punct("(") || !take_ident("reinterpret_tensor_wrapper") || !take_punct("(") || !raii_or_handle(i_))
+            return false;
+          ++i_;
+          if (!take_punct(",") || !take_int(nullptr) || !take_punct(",") || !local_is(i_, LocalKind::IntArray)) return false;
+          ++i_;
+          if (!take_punct(",") || !local_is(i_, LocalKind::IntArray)) return false;
+          ++i_;
+          if (!take_punct(",") || !take_int(nullptr) || !take_punct(")") || !take_punct(")")) return false;
         } else {
           return false;
         }
