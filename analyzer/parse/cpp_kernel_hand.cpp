@@ -291,7 +291,8 @@ struct Type {
   // Welford/WelfordHelper: `n` says what T is (0 the scalar `elem`, 1 Vectorized, N VectorizedN);
   // HelperPtr: `&helper`, a WelfordHelper<T, 4096>*.
   // UniqueArr: std::unique_ptr<elem[]>, a big reduction's heap-held local buffer.
-  enum Kind { None, Scalar_, Ptr, Vec, VecN, Mask, Array, Lambda, Welford, WelfordHelper, HelperPtr, UniqueArr };
+  // CArray: a local `T name[N];` (a name of it decays to a T*, as Clang's uses of it do).
+  enum Kind { None, Scalar_, Ptr, Vec, VecN, Mask, Array, Lambda, Welford, WelfordHelper, HelperPtr, UniqueArr, CArray };
   Kind kind = None;
   Scalar elem = Scalar::Void;  // the scalar, or the element type of the others
   int n = 0;                   // VectorizedN / VecMask count, array length
@@ -826,9 +827,13 @@ class Parser {
   Stmt* try_decl() {
     size_t save = p_;
     bool aligned = false;
+    bool alignas_ = false;
     if (is("__at_align__")) {
       aligned = true;
       ++p_;
+    } else if (is("alignas")) {
+      skip_inductor_alignas();
+      alignas_ = true;
     }
     if (is("static") && peek_is(1, "WelfordHelper") && !aligned) return welford_helper_decl(true);
     if (is("WelfordHelper") && !aligned) return welford_helper_decl(false);
@@ -853,6 +858,22 @@ class Parser {
     s->col = cur().col;
     Var* v = make<Var>();
     v->name = std::string(ident());
+    if (is("[")) {
+      // `int64_t offset[16];`, `alignas(...) float tmp1[16*16];`: a local array, uninitialized. The
+      // Clang reader records nothing of it (no initializer); the size must be a constant.
+      if (is_auto || aligned || t->kind != Type::Scalar_ || !plain_number(*t)) decline("an array of a type the hand reader does not model");
+      ++p_;
+      Node* size = parse_expr();
+      expect("]");
+      auto n = array_size(size);
+      if (!n || *n < 1 || *n > (1 << 20)) decline("an array whose size is not a small constant");
+      expect(";");
+      v->type = Type{Type::CArray, t->elem, static_cast<int>(*n)};
+      declare(v);
+      s->var = v;
+      return s;
+    }
+    if (alignas_) decline("alignas before something that is not an array");
     if (is("=")) {
       ++p_;
       // Inside its own initializer the name already means the new variable (an error with auto):
@@ -923,6 +944,29 @@ class Parser {
     declare(v);
     s->var = v;
     return s;
+  }
+
+  // An array bound of integer literals, `+` and `*` (`16*16`): what Clang folds the same way.
+  static std::optional<int64_t> array_size(const Node* n) {
+    if (n->kind == Node::IntLit) return n->ivalue;
+    if (n->kind == Node::Paren) return array_size(n->kids[0]);
+    if (n->kind != Node::Binary || (n->op != "*" && n->op != "+")) return std::nullopt;
+    auto a = array_size(n->kids[0]), b = array_size(n->kids[1]);
+    if (!a || !b || *a > (1 << 20) || *b > (1 << 20)) return std::nullopt;
+    return n->op == "*" ? *a * *b : *a + *b;
+  }
+
+  // `alignas(std::max(std::size_t(16), alignof(float)))`, Inductor's alignment of a local transpose
+  // buffer, and nothing else: a constant expression Clang folds and records nothing of.
+  void skip_inductor_alignas() {
+    ++p_;
+    expect("(");
+    for (const char* w : {"std", "::", "max", "(", "std", "::", "size_t", "("}) expect(w);
+    if (cur().kind != TK::Int) decline("an alignas the hand reader does not model");
+    template_int();
+    for (const char* w : {")", ",", "alignof", "("}) expect(w);
+    template_scalar();
+    for (const char* w : {")", ")", ")"}) expect(w);
   }
 
   static bool is_keyword(std::string_view w) {
@@ -1688,6 +1732,15 @@ class Parser {
       return n;
     }
     if ((is("welford_combine") || is("welford_vec_reduce_all")) && peek_is(1, "(")) return welford_call(t);
+    if (is("normalized_rand_cpu") && peek_is(1, "(")) {
+      // `float normalized_rand_cpu(uint32_t seed, uint32_t offset)`
+      ++p_;
+      std::vector<Node*> args = parse_args();
+      if (args.size() != 2 || !plain_number(args[0]->type) || !plain_number(args[1]->type))
+        decline("a normalized_rand_cpu the hand reader does not model");
+      return free_call("normalized_rand_cpu", t, args, scalar(Scalar::Float));
+    }
+    if (is("transpose_mxn") && peek_is(1, "<")) return transpose_call(t);
     if ((is("fmadd") || is("fmsub")) && peek_is(1, "(")) {
       // Unqualified: found by argument-dependent lookup in at::vec, so only for vector arguments.
       ++p_;
@@ -1714,7 +1767,8 @@ class Parser {
       if (peek_is(1, "::")) decline("a qualified name");
       Node* n = node(Node::VarRef, t);
       n->var = v;
-      n->type = v->type;
+      // A local array is used as the pointer to its first element (array-to-pointer decay).
+      n->type = v->type.kind == Type::CArray ? Type{Type::Ptr, v->type.elem, 0} : v->type;
       ++p_;
       n->e = t.end;
       return n;
@@ -1995,6 +2049,39 @@ class Parser {
     if (args.size() != 3 || !mask_or_value(args[0]->type) || !mask_or_value(args[1]->type) || !plain_number(args[2]->type))
       decline("a " + std::string(fn) + " the hand reader does not model");
     return free_call(fn, start, args, args[0]->type);
+  }
+
+  // cpp_prefix.h's `transpose_mxn<T, M, N, atomic_add>(src, ld_src, dst, ld_dst)`, with M and N
+  // written as `static_cast<int64_t>(16)` or plain numbers. A call the Clang reader records nothing
+  // of (neither a loadu nor a store): the transposed block's reads and writes are not in the model.
+  Node* transpose_call(const Token& start) {
+    p_ += 2;
+    Scalar elem = template_scalar();
+    for (int k = 0; k < 2; ++k) {
+      expect(",");
+      bool cast = is("static_cast");
+      if (cast) {
+        ++p_;
+        expect("<");
+        if (template_scalar() != Scalar::Long) decline("a transpose_mxn size cast to another type");
+        expect(">");
+        expect("(");
+      }
+      if (template_int() < 1) decline("a transpose_mxn of no rows");
+      if (cast) expect(")");
+    }
+    expect(",");
+    if (!is("false") && !is("true")) decline("a transpose_mxn without its atomic flag");
+    ++p_;
+    expect(">");
+    std::vector<Node*> args = parse_args();
+    if (args.size() != 4) decline("a transpose_mxn with other arguments");
+    const Type& src = args[0]->type;
+    const Type& dst = args[2]->type;
+    if (src.kind != Type::Ptr || src.elem != elem || dst.kind != Type::Ptr || dst.elem != elem || dst.const_elem ||
+        !plain_number(args[1]->type) || !plain_number(args[3]->type))
+      decline("a transpose_mxn of other types");
+    return free_call("transpose_mxn", start, args, scalar(Scalar::Void));
   }
 
   // The prelude's Welford helpers. welford_combine(acc, ...) is a Welford<T> of its first argument's
@@ -2368,6 +2455,7 @@ class Walker {
   void visit_var_decl(const Stmt* s) {
     const Var* v = s->var;
     if (v->is_static) return;  // as the Clang reader: no local storage, nothing recorded
+    if (v->type.kind == Type::CArray) return;  // no initializer: nothing recorded
     const std::string& name = v->name;
     if (!accumulator_base(name).empty()) {
       accumulators_.declare(name, elem_dtype(v->type), loops_, s->line, s->col);
