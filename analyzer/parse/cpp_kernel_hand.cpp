@@ -292,14 +292,18 @@ struct Type {
   // HelperPtr: `&helper`, a WelfordHelper<T, 4096>*.
   // UniqueArr: std::unique_ptr<elem[]>, a big reduction's heap-held local buffer.
   // CArray: a local `T name[N];` (a name of it decays to a T*, as Clang's uses of it do).
-  enum Kind { None, Scalar_, Ptr, Vec, VecN, Mask, Array, Lambda, Welford, WelfordHelper, HelperPtr, UniqueArr, CArray };
+  // IndexValue: argmax/argmin's accumulator of T (`elem`); IndexValueVec: its vector form with
+  // `n` registers of values and `n2` of indices.
+  enum Kind { None, Scalar_, Ptr, Vec, VecN, Mask, Array, Lambda, Welford, WelfordHelper, HelperPtr, UniqueArr, CArray,
+              IndexValue, IndexValueVec };
   Kind kind = None;
   Scalar elem = Scalar::Void;  // the scalar, or the element type of the others
   int n = 0;                   // VectorizedN / VecMask count, array length
   bool const_elem = false;     // Ptr: pointer to const
   int lambda = -1;             // Lambda: index of the lambda
+  int n2 = 0;                  // IndexValueVec: index registers
   bool operator==(const Type& o) const {
-    return kind == o.kind && elem == o.elem && n == o.n && lambda == o.lambda &&
+    return kind == o.kind && elem == o.elem && n == o.n && lambda == o.lambda && n2 == o.n2 &&
            (kind != Ptr || const_elem == o.const_elem);
   }
   bool is_scalar() const { return kind == Scalar_; }
@@ -307,7 +311,8 @@ struct Type {
   bool is_vector() const { return kind == Vec || kind == VecN; }
   bool is_class() const {
     return kind == Vec || kind == VecN || kind == Mask || kind == Array || kind == Lambda || kind == Welford ||
-           kind == WelfordHelper || kind == UniqueArr || (kind == Scalar_ && is_class_scalar(elem));
+           kind == WelfordHelper || kind == UniqueArr || kind == IndexValue || kind == IndexValueVec ||
+           (kind == Scalar_ && is_class_scalar(elem));
   }
 };
 
@@ -316,8 +321,9 @@ Type vec_of(Scalar s, int n) { return n == 1 ? Type{Type::Vec, s, 0} : Type{Type
 
 DType elem_dtype(const Type& t) {
   // The Clang reader's elem_dtype follows Welford<T>'s first argument, not WelfordHelper's.
+  // Nor IndexValueVec's (IndexValue's it does).
   if (t.kind == Type::None || t.kind == Type::Lambda || t.kind == Type::WelfordHelper || t.kind == Type::HelperPtr ||
-      t.kind == Type::UniqueArr)
+      t.kind == Type::UniqueArr || t.kind == Type::IndexValueVec)
     return DType::Unknown;
   return dtype_of(t.elem);
 }
@@ -642,6 +648,25 @@ class Parser {
     return e;
   }
 
+  // `IndexValue<float>`, `IndexValueVec<float, 1, 2>`.
+  Type index_value_type_name() {
+    const bool vec = is("IndexValueVec");
+    p_ += 2;
+    Type t;
+    t.kind = vec ? Type::IndexValueVec : Type::IndexValue;
+    t.elem = template_scalar();
+    if (!plain_number(scalar(t.elem))) decline("an IndexValue of a type the hand reader does not model");
+    if (vec) {
+      expect(",");
+      t.n = template_int();
+      expect(",");
+      t.n2 = template_int();
+      if (t.n < 1 || t.n > 8 || t.n2 < 1 || t.n2 > 8) decline("an IndexValueVec of unusual counts");
+    }
+    close_angle();
+    return t;
+  }
+
   // The `>` closing a template argument list; as in C++11, `>>` there closes two: its first half
   // is taken, and the token left is the second `>`.
   void close_angle() {
@@ -686,6 +711,7 @@ class Parser {
     }
     if (auto v = vec_type_name()) return v;
     if ((is("Welford") || is("WelfordHelper")) && peek_is(1, "<")) return welford_type_name();
+    if ((is("IndexValue") || is("IndexValueVec")) && peek_is(1, "<")) return index_value_type_name();
     if (is("std") && peek_is(1, "::") && peek_is(2, "unique_ptr") && peek_is(3, "<")) {
       p_ += 4;
       Scalar e = unique_array_element();
@@ -1130,7 +1156,8 @@ class Parser {
       n->type = lt;
       return n;
     }
-    if (lt.kind == Type::Welford && op == "=" && rhs->type == lt) {
+    if ((lt.kind == Type::Welford || lt.kind == Type::IndexValue || lt.kind == Type::IndexValueVec) && op == "=" &&
+        rhs->type == lt) {
       // The implicit copy assignment of Welford<T>: an operator call to Clang, as a vector's.
       n->kind = Node::OpCall;
       n->type = lt;
@@ -1410,6 +1437,25 @@ class Parser {
           decline("an index into something that is not a pointer or std::array");
         }
         n = s;
+        continue;
+      }
+      if (is(".") && (n->type.kind == Type::IndexValue || n->type.kind == Type::IndexValueVec) && !peek_is(2, "(")) {
+        // `.index` and `.value`: int64_t and T, or their VectorizedN forms.
+        ++p_;
+        std::string_view field = ident();
+        Node* f = make<Node>();
+        f->kind = Node::Member;
+        f->name = std::string(field);
+        f->b = n->b;
+        f->e = prev_end();
+        f->line = n->line;
+        f->col = n->col;
+        f->kids = {n};
+        const bool vec = n->type.kind == Type::IndexValueVec;
+        if (field == "index") f->type = vec ? vec_of(Scalar::Long, n->type.n2) : scalar(Scalar::Long);
+        else if (field == "value") f->type = vec ? vec_of(n->type.elem, n->type.n) : scalar(n->type.elem);
+        else decline("an IndexValue member the hand reader does not know");
+        n = f;
         continue;
       }
       if (is(".") && n->type.kind == Type::Welford) {
@@ -1732,6 +1778,49 @@ class Parser {
       return n;
     }
     if ((is("welford_combine") || is("welford_vec_reduce_all")) && peek_is(1, "(")) return welford_call(t);
+    if (is("IndexValue") && peek_is(1, "<")) {
+      // `IndexValue<float>{0, -std::numeric_limits<float>::infinity()}`: IndexValue(int64_t, T).
+      Type it = index_value_type_name();
+      if (!is("{")) decline("an IndexValue made otherwise than with braces");
+      std::vector<Node*> args;
+      ++p_;
+      args.push_back(parse_assign());
+      expect(",");
+      args.push_back(parse_assign());
+      expect("}");
+      if (!plain_number(args[0]->type) || !is_integer(args[0]->type.elem) || !plain_number(args[1]->type))
+        decline("an IndexValue of values the hand reader does not model");
+      Node* n = free_call("", t, args, it);
+      n->kind = Node::TempObject;
+      n->written = it;
+      return n;
+    }
+    if (is("IndexValueVec") && peek_is(1, "<")) {
+      // `IndexValueVec<float, 1, 2>(x)`: a functional cast through IndexValueVec(T).
+      Type it = index_value_type_name();
+      std::vector<Node*> args = parse_args();
+      if (args.size() != 1 || !plain_number(args[0]->type)) decline("an IndexValueVec made from other than one number");
+      Node* n = free_call("", t, args, it);
+      n->kind = Node::ExplicitCast;
+      n->written = it;
+      return n;
+    }
+    if ((is("argmax_combine_vec") || is("argmin_combine_vec")) && peek_is(1, "<")) return argm_combine_vec(t);
+    if ((is("argmax_vec_reduce_all") || is("argmin_vec_reduce_all")) && peek_is(1, "(")) {
+      ++p_;
+      std::vector<Node*> args = parse_args();
+      if (args.size() != 1 || args[0]->type.kind != Type::IndexValueVec) decline("an arg*_vec_reduce_all of something else");
+      return free_call(t.text, t, args, Type{Type::IndexValue, args[0]->type.elem, 0});
+    }
+    if ((is("argmax_combine") || is("argmin_combine")) && peek_is(1, "(")) {
+      // `IndexValue<T>& argmax_combine(IndexValue<T>& a, const IndexValue<T>& next)`
+      ++p_;
+      std::vector<Node*> args = parse_args();
+      if (args.size() != 2 || args[0]->type.kind != Type::IndexValue || args[0]->kind != Node::VarRef ||
+          args[0]->var->lambda_param || !(args[1]->type == args[0]->type))
+        decline("an arg*_combine the hand reader does not model");
+      return free_call(t.text, t, args, args[0]->type);
+    }
     if (is("normalized_rand_cpu") && peek_is(1, "(")) {
       // `float normalized_rand_cpu(uint32_t seed, uint32_t offset)`
       ++p_;
@@ -2082,6 +2171,33 @@ class Parser {
         !plain_number(args[1]->type) || !plain_number(args[3]->type))
       decline("a transpose_mxn of other types");
     return free_call("transpose_mxn", start, args, scalar(Scalar::Void));
+  }
+
+  // `argmax_combine_vec<float, 1, 2, true>(acc, value, index[, tail])`: the accumulator (an
+  // lvalue of exactly that IndexValueVec) comes back; value converts to VectorizedN<T, NV>.
+  Node* argm_combine_vec(const Token& start) {
+    std::string_view fn = ident();
+    expect("<");
+    Scalar e = template_scalar();
+    expect(",");
+    int nv = template_int();
+    expect(",");
+    int ni = template_int();
+    expect(",");
+    if (!is("true") && !is("false")) decline("an arg*_combine_vec without its horizontal flag");
+    ++p_;
+    expect(">");
+    std::vector<Node*> args = parse_args();
+    Type acc{Type::IndexValueVec, e, nv};
+    acc.n2 = ni;
+    if (args.size() != 3 && args.size() != 4) decline("an arg*_combine_vec with other arguments");
+    if (!(args[0]->type == acc) || args[0]->kind != Node::VarRef || args[0]->var->lambda_param)
+      decline("an arg*_combine_vec of another accumulator");
+    const Type& v = args[1]->type;
+    if (!(v == vec_of(e, nv) || (nv == 1 && v == Type{Type::VecN, e, 1}))) decline("an arg*_combine_vec of other values");
+    for (size_t k = 2; k < args.size(); ++k)
+      if (!plain_number(args[k]->type)) decline("an arg*_combine_vec index that is not a number");
+    return free_call(fn, start, args, acc);
   }
 
   // The prelude's Welford helpers. welford_combine(acc, ...) is a Welford<T> of its first argument's
