@@ -2123,13 +2123,19 @@ class Parser {
   static bool is_prelude_reduce_helper(std::string_view n) {
     return n == "max_propagate_nan" || n == "min_propagate_nan" || n == "sum_masked_reduce" ||
            n == "prod_masked_reduce" || n == "max_masked_reduce" || n == "min_masked_reduce" ||
-           n == "xor_sum_masked_reduce" || n == "any_masked_reduce";
+           n == "xor_sum_masked_reduce" || n == "any_masked_reduce" || n == "div_floor_floating_vec";
   }
   Node* prelude_helper(const Token& start) {
     std::string_view fn = ident();
     std::vector<Node*> args = parse_args();
     auto value = [](const Type& t) { return plain_number(t) || t.kind == Type::Vec || t.kind == Type::VecN; };
     auto mask_or_value = [&](const Type& t) { return value(t) || t.kind == Type::Mask; };
+    if (fn == "div_floor_floating_vec") {
+      // `template <class T, class U> T div_floor_floating_vec(T, U)`: the floor division of floats.
+      if (args.size() != 2 || !value(args[0]->type) || !value(args[1]->type))
+        decline("a div_floor_floating_vec the hand reader does not model");
+      return free_call(fn, start, args, args[0]->type);
+    }
     if (fn == "max_propagate_nan" || fn == "min_propagate_nan") {
       if (args.size() != 2 || !value(args[0]->type) || !(args[0]->type == args[1]->type))
         decline("a " + std::string(fn) + " the hand reader does not model");
