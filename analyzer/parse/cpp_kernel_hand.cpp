@@ -989,7 +989,9 @@ class Parser {
     expect("(");
     for (const char* w : {"std", "::", "max", "(", "std", "::", "size_t", "("}) expect(w);
     if (cur().kind != TK::Int) decline("an alignas the hand reader does not model");
-    template_int();
+    // max(N, alignof(T)) must be a power of two (Clang's error otherwise); alignof of a scalar is.
+    int n = template_int();
+    if (n < 1 || n > 4096 || (n & (n - 1)) != 0) decline("an alignment that is not a small power of two");
     for (const char* w : {")", ",", "alignof", "("}) expect(w);
     template_scalar();
     for (const char* w : {")", ")", ")"}) expect(w);

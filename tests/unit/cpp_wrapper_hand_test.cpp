@@ -350,7 +350,8 @@ TEST(CppWrapperHand, EveryTruncationDeclinesOrReadsAsClang) {
 TEST(CppWrapperHand, MutatedWrappersDeclineOrReadAsClang) {
   static const FixtureWrapper small{"", "", kSmallCpuWrapper, 40};
   std::vector<const FixtureWrapper*> seeds = {&wrapper_of("s2_cpu_cppwrap", "forward"), &wrapper_of("s2_cuda_cppwrap", "forward"),
-                                              &wrapper_of("s1_cpu_cppwrap", "model__0_"), &small};
+                                              &wrapper_of("s1_cpu_cppwrap", "model__0_"),
+                                              &wrapper_of("cpu_vocab_int_ops_cppwrap", "model__0_"), &small};
   static const char* snippets[] = {"{", "}", "(", ")", "[", "]", ";", ",", "#define Y(a) a\n", "#pragma omp for\n",
                                    "C10_LIKELY(", "AOTI_TORCH_SUCCESS", "//", "/*", "*/", "\"", "'", "\\\n", "&", "*",
                                    "const ", "buf0", "inputs[1]", "nullptr", "0L", "-", "\n", "\r", "static ", "auto "};
