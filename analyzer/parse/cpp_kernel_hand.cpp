@@ -411,6 +411,7 @@ struct Function {
 
 class Parser {
  public:
+  static bool reserves(std::string_view n) { return is_reserved_name(n); }
   Parser(std::string_view src, std::vector<Token> toks) : src_(src), t_(std::move(toks)) {}
 
   Function parse_function() {
@@ -2996,6 +2997,8 @@ class Walker {
 };
 
 }  // namespace
+
+bool cpp_kernel_hand_reserves(std::string_view name) { return Parser::reserves(name); }
 
 bool read_cpp_kernel_hand(Kernel& k, const FilePath& file_in, std::string* why) {
   if (k.source.empty()) {

@@ -25,4 +25,8 @@ namespace ilint {
 // receives the reason for declining (for tests and the benchmark).
 bool read_cpp_kernel_hand(Kernel& k, const FilePath& file, std::string* why = nullptr);
 
+// Whether the hand reader refuses to let a kernel declare this name (C++ keywords, the prelude's
+// global names and namespaces). The list is kept by hand; a test holds it to the prelude.
+bool cpp_kernel_hand_reserves(std::string_view name);
+
 }  // namespace ilint

@@ -8,6 +8,9 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <cctype>
+#include <sstream>
+#include <regex>
 
 #include "analyzer/parse/cpp_hand.h"
 #include "analyzer/parse/cpp_kernel_hand.h"
@@ -264,6 +267,42 @@ TEST(CppKernelHand, SavedFuzzInputsKeepTheContract) {
 // Edits of a real kernel that Clang rejects although every token is in the hand reader's
 // vocabulary: the hand reader must decline them all (found by the mutation test and
 // fuzz_cpp_kernel_hand, or by reading the C++ rules the reader has to follow).
+// The hand reader refuses declarations named like the prelude's globals (a kernel local named
+// `welford_combine` would shadow it for Clang). Its list is kept by hand: every type and function
+// the prelude declares after its namespaces must be on it.
+TEST(CppKernelHand, ReservesEveryGlobalNameOfThePrelude) {
+  static const char kPrelude[] =
+#include "analyzer/clang/prelude/cpp_prefix_prelude.inc"
+      ;
+  const std::string text(kPrelude);
+  const size_t globals = text.find("}  // namespace at");
+  ASSERT_NE(globals, std::string::npos);
+  std::istringstream in(text.substr(globals));
+  std::set<std::string> names;
+  static const std::regex type_name(R"(^(?:struct|class)\s+(\w+))");
+  static const std::regex function_name(R"((\w+)\s*\()");
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || !std::isalpha(static_cast<unsigned char>(line[0]))) continue;  // members, comments, `}`
+    if (line.rfind("template", 0) == 0) {  // drop `template <...> `
+      size_t i = line.find('<');
+      int depth = 0;
+      for (; i < line.size(); ++i) {
+        depth += line[i] == '<' ? 1 : line[i] == '>' ? -1 : 0;
+        if (depth == 0) break;
+      }
+      line = line.substr(i + 1);
+      line.erase(0, line.find_first_not_of(' '));
+    }
+    std::smatch m;
+    if (std::regex_search(line, m, type_name) || std::regex_search(line, m, function_name)) names.insert(m[1]);
+  }
+  EXPECT_GE(names.size(), 40u);
+  for (const char* known : {"Welford", "WelfordHelper", "welford_combine", "IndexValueVec", "argmax_combine_vec",
+                            "transpose_mxn", "any_masked_reduce", "atomic_add_vec"})
+    EXPECT_EQ(names.count(known), 1u) << known << " not found: the scan of the prelude is off";
+  for (const auto& n : names) EXPECT_TRUE(cpp_kernel_hand_reserves(n)) << n;
+}
+
 // Torch 2.11's vocabulary beyond the seed fixtures, each form written into s2_cpu's
 // cpp_fused_div_1: the hand reader accepts every variant and fills what Clang fills.
 TEST(CppKernelHand, ReadsTheCpuVocabularyFormsAsClangDoes) {
