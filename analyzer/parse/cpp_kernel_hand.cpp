@@ -672,6 +672,7 @@ class Parser {
   // is taken, and the token left is the second `>`.
   void close_angle() {
     if (is(">>")) {
+      split_tokens_.emplace_back(p_, t_[p_]);  // undone if the parse backs up over it (try_decl)
       Token& t = t_[p_];
       ++t.begin;
       ++t.col;
@@ -853,6 +854,7 @@ class Parser {
   // A declaration statement, or nullptr (nothing consumed) when the statement is not one.
   Stmt* try_decl() {
     size_t save = p_;
+    const size_t splits = split_tokens_.size();
     bool aligned = false;
     bool alignas_ = false;
     if (is("__at_align__")) {
@@ -877,6 +879,7 @@ class Parser {
     if (!t || cur().kind != TK::Ident || is_keyword(cur().text)) {
       if (aligned) decline("__at_align__ before something that is not a declaration");
       p_ = save;
+      for (; split_tokens_.size() > splits; split_tokens_.pop_back()) t_[split_tokens_.back().first] = split_tokens_.back().second;
       return nullptr;
     }
     Stmt* s = make<Stmt>();
@@ -2394,6 +2397,7 @@ class Parser {
 
   std::string_view src_;
   std::vector<Token> t_;
+  std::vector<std::pair<size_t, Token>> split_tokens_;  // `>>` tokens close_angle split, as they were
   size_t p_ = 0;
   int depth_ = 0;
   size_t allocated_ = 0;

@@ -344,6 +344,8 @@ TEST(CppKernelHand, ReadsTheCpuVocabularyFormsAsClangDoes) {
        {{tmp1, "auto tmp1 = max_propagate_nan(static_cast<float>(2.0), static_cast<float>(1.0));"},
         {tmp3, "auto tmp3 = sum_masked_reduce(tmp0, tmp2, static_cast<int64_t>(8L));"}}},
       {"at::vec::convert with counts", {{tmp3, "auto tmp3 = at::vec::convert<float,1,float,1>(tmp0 / tmp2);"}}},
+      // Tried as a declaration first (its `>>` split in two), then read as an expression statement.
+      {"a `>>` the reader backs up over", {{tmp3, tmp3 + next + "Welford<at::vec::Vectorized<float>>();"}}},
       {"an aligned local array, stores into it and a transpose out of it",
        {{tmp3, tmp3 + next + "alignas(std::max(std::size_t(16), alignof(float))) float tmp9[16*16];" + next +
                    "tmp3.store(tmp9 + static_cast<int64_t>(16L));" + next +
