@@ -382,6 +382,11 @@ struct Node {
   Stmt* body = nullptr;        // Lambda
 };
 
+const Node* ignore_parens(const Node* n) {
+  while (n && n->kind == Node::Paren) n = n->kids[0];
+  return n;
+}
+
 struct Stmt {
   enum Kind { Compound, For, If, Decl, Expr, Return, Null };
   Kind kind = Null;
@@ -931,8 +936,7 @@ class Parser {
     if (is(",")) decline("several variables in one declaration");
     expect(";");
     if (s->expr && v->type.kind == Type::Ptr) {
-      const Node* init = s->expr;
-      while (init->kind == Node::Paren) init = init->kids[0];
+      const Node* init = ignore_parens(s->expr);
       if (init->kind == Node::VarRef && init->var->kernel_param) v->copy_of_param = init->var;
     }
     declare(v);
@@ -1116,7 +1120,7 @@ class Parser {
   }
 
   static bool is_lvalue(const Node* n) {
-    while (n->kind == Node::Paren) n = n->kids[0];
+    n = ignore_parens(n);
     if (n->kind == Node::VarRef) return true;
     if (n->kind == Node::Subscript) return true;
     if (n->kind == Node::OpCall && n->op == "[]") return true;
@@ -1126,8 +1130,7 @@ class Parser {
   Node* assignment(Node* lhs, const Token& opt, Node* rhs) {
     std::string_view op = opt.text;
     if (!is_lvalue(lhs)) decline("an assignment to something that is not a variable or element");
-    const Node* base = lhs;
-    while (base->kind == Node::Paren) base = base->kids[0];
+    const Node* base = ignore_parens(lhs);
     if (base->kind == Node::VarRef && base->var->is_const) decline("an assignment to a const parameter");
     if (base->kind == Node::Subscript && base->kids[0]->type.kind == Type::Ptr && base->kids[0]->type.const_elem)
       decline("an assignment through a pointer to const");
@@ -1445,42 +1448,10 @@ class Parser {
         n = s;
         continue;
       }
-      if (is(".") && (n->type.kind == Type::IndexValue || n->type.kind == Type::IndexValueVec) && !peek_is(2, "(")) {
-        // `.index` and `.value`: int64_t and T, or their VectorizedN forms.
+      if (is(".") && !peek_is(2, "(") &&
+          (n->type.kind == Type::Welford || n->type.kind == Type::IndexValue || n->type.kind == Type::IndexValueVec)) {
         ++p_;
-        std::string_view field = ident();
-        Node* f = make<Node>();
-        f->kind = Node::Member;
-        f->name = std::string(field);
-        f->b = n->b;
-        f->e = prev_end();
-        f->line = n->line;
-        f->col = n->col;
-        f->kids = {n};
-        const bool vec = n->type.kind == Type::IndexValueVec;
-        if (field == "index") f->type = vec ? vec_of(Scalar::Long, n->type.n2) : scalar(Scalar::Long);
-        else if (field == "value") f->type = vec ? vec_of(n->type.elem, n->type.n) : scalar(n->type.elem);
-        else decline("an IndexValue member the hand reader does not know");
-        n = f;
-        continue;
-      }
-      if (is(".") && n->type.kind == Type::Welford) {
-        // `tmp_acc0_vec.mean`, `.m2`, `.weight` (T) and `.index` (int64_t), a data member.
-        ++p_;
-        std::string_view field = ident();
-        Node* f = make<Node>();
-        f->kind = Node::Member;
-        f->name = std::string(field);
-        f->b = n->b;
-        f->e = prev_end();
-        f->line = n->line;
-        f->col = n->col;
-        f->kids = {n};
-        if (field == "index") f->type = scalar(Scalar::Long);
-        else if (field == "mean" || field == "m2" || field == "weight")
-          f->type = n->type.n == 0 ? scalar(n->type.elem) : vec_of(n->type.elem, n->type.n);
-        else decline("a Welford member the hand reader does not know");
-        n = f;
+        n = data_member(n);
         continue;
       }
       if (is(".")) {
@@ -1915,9 +1886,7 @@ class Parser {
     expect(")");
     // A bare variable would be a `(void)var` cast Clang records; a lambda's statements would keep
     // their own lines. Neither is what Inductor writes there.
-    const Node* bare = cond;
-    while (bare->kind == Node::Paren) bare = bare->kids[0];
-    if (bare->kind == Node::VarRef) decline("a TORCH_CHECK of a bare variable");
+    if (ignore_parens(cond)->kind == Node::VarRef) decline("a TORCH_CHECK of a bare variable");
     if (has_lambda(cond)) decline("a lambda in TORCH_CHECK");
     if (cond->type.kind == Type::None || cond->type.kind == Type::Lambda ||
         (cond->type.kind == Type::Scalar_ && cond->type.elem == Scalar::Void))
@@ -2185,6 +2154,28 @@ class Parser {
     return free_call("transpose_mxn", start, args, scalar(Scalar::Void));
   }
 
+  // A data member of an accumulator, the name at the cursor: Welford's `.mean`, `.m2`, `.weight`
+  // (T) and `.index` (int64_t); IndexValue's `.value` (T) and `.index` (int64_t); IndexValueVec's
+  // the same as VectorizedN of their registers.
+  Node* data_member(Node* obj) {
+    std::string_view field = ident();
+    const Type& t = obj->type;
+    Node* f = make<Node>();
+    f->kind = Node::Member;
+    f->name = std::string(field);
+    f->b = obj->b;
+    f->e = prev_end();
+    f->line = obj->line;
+    f->col = obj->col;
+    f->kids = {obj};
+    const bool value_field = t.kind == Type::Welford ? field == "mean" || field == "m2" || field == "weight" : field == "value";
+    const int value_regs = t.kind == Type::IndexValue ? 0 : t.n;  // Welford: 0 for a scalar T
+    if (field == "index") f->type = t.kind == Type::IndexValueVec ? vec_of(Scalar::Long, t.n2) : scalar(Scalar::Long);
+    else if (value_field) f->type = value_regs == 0 ? scalar(t.elem) : vec_of(t.elem, value_regs);
+    else decline("an accumulator member the hand reader does not know");
+    return f;
+  }
+
   // `argmax_combine_vec<float, 1, 2, true>(acc, value, index[, tail])`: the accumulator (an
   // lvalue of exactly that IndexValueVec) comes back; value converts to VectorizedN<T, NV>.
   Node* argm_combine_vec(const Token& start) {
@@ -2411,11 +2402,6 @@ class Parser {
 };
 
 // ------------------------------------------------------------------ walk
-
-const Node* ignore_parens(const Node* n) {
-  while (n && n->kind == Node::Paren) n = n->kids[0];
-  return n;
-}
 
 std::string binop_name(std::string_view op) {
   static const std::map<std::string_view, std::string> names = {

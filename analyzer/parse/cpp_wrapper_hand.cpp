@@ -1209,15 +1209,8 @@ class WrapperParser {
       return true;
     }
     if (take_ident("wrap_with_raii_handle_if_needed")) {
-      if (!take_punct("(") || !take_ident("reinterpret_tensor_wrapper") || !take_punct("(") || !raii_or_handle(i_))
-        return false;
-      std::string source(text(i_++));
-      if (!take_punct(",") || !take_int(nullptr) || !take_punct(",") || !local_is(i_, LocalKind::IntArray)) return false;
-      std::string sizes(text(i_++));
-      if (!take_punct(",") || !local_is(i_, LocalKind::IntArray)) return false;
-      std::string strides(text(i_++));
-      if (!take_punct(",") || !take_int(nullptr) || !take_punct(")") || !take_punct(")") || !take_punct(";") ||
-          !declare_local(name, LocalKind::Raii))
+      std::string source, sizes, strides;
+      if (!reinterpret_view(&source, &sizes, &strides) || !take_punct(";") || !declare_local(name, LocalKind::Raii))
         return false;
       EntryStmt& s = add(EntryStmt::Kind::Reinterpret, at);
       s.name = name;
@@ -1227,6 +1220,19 @@ class WrapperParser {
       return true;
     }
     return false;
+  }
+
+  // After `wrap_with_raii_handle_if_needed`: `(reinterpret_tensor_wrapper(buf2, 1, int_array_6,
+  // int_array_7, 0L))`, through both closing parentheses; the viewed tensor and the two arrays.
+  bool reinterpret_view(std::string* source, std::string* sizes, std::string* strides) {
+    if (!take_punct("(") || !take_ident("reinterpret_tensor_wrapper") || !take_punct("(") || !raii_or_handle(i_))
+      return false;
+    *source = std::string(text(i_++));
+    if (!take_punct(",") || !take_int(nullptr) || !take_punct(",") || !local_is(i_, LocalKind::IntArray)) return false;
+    *sizes = std::string(text(i_++));
+    if (!take_punct(",") || !local_is(i_, LocalKind::IntArray)) return false;
+    *strides = std::string(text(i_++));
+    return take_punct(",") && take_int(nullptr) && take_punct(")") && take_punct(")");
   }
 
   // A variable the entry may name: a local, or a CACHE_TORCH_* variable.
@@ -1329,14 +1335,8 @@ class WrapperParser {
         } else if (take_ident("wrap_with_raii_handle_if_needed")) {
           // A view made in the call: `wrap_with_raii_handle_if_needed(reinterpret_tensor_wrapper(buf3, 3,
           // int_array_10, int_array_11, 0L))`. To the Clang reader an argument known by its text.
-          if (!take_punct("(") || !take_ident("reinterpret_tensor_wrapper") || !take_punct("(") || !raii_or_handle(i_))
-            return false;
-          ++i_;
-          if (!take_punct(",") || !take_int(nullptr) || !take_punct(",") || !local_is(i_, LocalKind::IntArray)) return false;
-          ++i_;
-          if (!take_punct(",") || !local_is(i_, LocalKind::IntArray)) return false;
-          ++i_;
-          if (!take_punct(",") || !take_int(nullptr) || !take_punct(")") || !take_punct(")")) return false;
+          std::string source, sizes, strides;
+          if (!reinterpret_view(&source, &sizes, &strides)) return false;
         } else {
           return false;
         }

@@ -272,11 +272,8 @@ TEST(InplaceReadAfterWrite, DerivedFlipThroughALocalCopyOfThePointer) {
   std::string dir = derive(tmp, "mut_foreach_flip_cpu", "inference", "output_code.py",
                            "auto tmp1 = in_ptr0[static_cast<int64_t>(65535L + ((-1L)*x0))];",
                            "auto tmp1 = in_ptr1[static_cast<int64_t>(65535L + ((-1L)*x0))];");
-  std::string text = read_all(fs::path(dir) / "output_code.py");
   const std::string open = "                       float* out_ptr0)\n{\n";
-  ASSERT_NE(text.find(open), std::string::npos);
-  text.replace(text.find(open), open.size(), open + "    auto in_ptr1 = out_ptr0;\n");
-  write_all(fs::path(dir) / "output_code.py", text);
+  derive2(tmp, dir, "output_code.py", open, open + "    auto in_ptr1 = out_ptr0;\n");
   Analysis a;
   auto fs_ = run_rule(dir, "inplace-read-after-write", a);
   const Kernel& k = a.program.compiles.at(0).kernels.at(0);
