@@ -2,6 +2,8 @@
 
 #include <re2/re2.h>
 
+#include <array>
+#include <cstring>
 #include <deque>
 #include <string_view>
 #include <unordered_map>
@@ -234,168 +236,670 @@ const NodeWords& words() {
   return w;
 }
 
-// The node names defined so far, as views into the graph file's text (which outlives the parse).
-using KnownNames = std::unordered_set<std::string_view>;
+// One statement of a print_readable module, as the node builder needs it: taken from the
+// parser's Stmt (from_parsed) or read straight from its line (ReadableScanner). Every text is a
+// view into the module's source, which outlives the read.
+struct ReadableStmt {
+  enum Kind { Forward, AnnAssign, Assign, ExprCall, Return, Other };
+  enum Form { Call, Subscript, Plain };
+  Kind kind = Other;
+  int line = 0, col = 0, def_depth = 0;
+  std::vector<std::string_view> comments;  // the comment lines right above ('#' included)
+  // Forward: the parameters, with their annotation when it is a string (else has_annotation false).
+  struct Param {
+    std::string_view name, annotation;
+    bool has_annotation = false;
+  };
+  std::vector<Param> params;
+  // AnnAssign, Assign: the target; AnnAssign: its annotation, when a string.
+  std::string_view target, annotation;
+  bool has_annotation = false;
+  // The value: a call (`callee(args, key = value)`), a subscript (args: [value, index]) or
+  // anything else (value_text, as written).
+  Form form = Plain;
+  std::string_view callee;
+  std::string callee_storage;  // from_parsed: the dotted name, which the parser builds
+  std::vector<std::string_view> args;
+  std::vector<std::pair<std::string_view, std::string_view>> kwargs;
+  std::string_view value_text;
+  // The bare names of the value, in the order the builder visits them: a Name is one, an
+  // attribute chain is none (torch.float32), a call's callee is skipped, its arguments and
+  // keyword values are visited left to right.
+  std::vector<std::string_view> names;
 
-void collect_names(const py::Expr& e, const KnownNames& known, std::vector<IString>& out) {
+  void clear() {
+    kind = Other;
+    form = Plain;
+    comments.clear();
+    params.clear();
+    target = annotation = callee = value_text = {};
+    has_annotation = false;
+    args.clear();
+    kwargs.clear();
+    names.clear();
+  }
+};
+
+// The nodes of a graph, statement by statement, from either reading.
+class ReadableBuilder {
+ public:
+  ReadableBuilder(const FilePath& path, FxGraph& out) : path_(path), out_(out) {}
+
+  void add(const ReadableStmt& s) {
+    // The "# File:" comment applies to the node statements that follow it, until the next one.
+    for (std::string_view c : s.comments) {
+      SourceLoc l;
+      std::string fn, code;
+      if (parse_file_comment(c, l, fn, code)) {
+        user_ = l;
+        user_fn_ = fn;
+        user_code_ = code;
+        have_user_ = true;
+      } else if (c.find("No stacktrace found") != std::string_view::npos) {
+        have_user_ = false;
+      }
+    }
+    if (s.kind == ReadableStmt::Forward) {
+      in_forward_ = true;
+      forward_depth_ = s.def_depth;
+      for (const auto& p : s.params) {
+        if (p.name == "self") continue;
+        FxNode n;
+        n.name = IString(p.name);
+        n.op = words().placeholder;
+        n.target = n.name;
+        n.def_loc = SourceLoc{path_, s.line, s.col};
+        if (p.has_annotation) {
+          n.annotation = IString(p.annotation);
+          n.meta = parse_value_annotation(p.annotation, n.kind);
+        }
+        known_.emplace(p.name);
+        out_.add(std::move(n));
+      }
+      have_user_ = false;
+      return;
+    }
+    if (!in_forward_ || s.def_depth <= forward_depth_) return;
+    switch (s.kind) {
+      case ReadableStmt::AnnAssign: {
+        FxNode n;
+        n.name = IString(s.target);
+        n.def_loc = SourceLoc{path_, s.line, s.col};
+        if (s.has_annotation) {
+          n.annotation = IString(s.annotation);
+          n.meta = parse_value_annotation(s.annotation, n.kind);
+        }
+        if (s.form == ReadableStmt::Call) {
+          n.op = words().call_function;
+          n.target = s.callee;
+          n.args = arg_texts(s.args);
+          for (const auto& [k, v] : s.kwargs) n.kwargs[std::string(k)] = py::normalize_space(v);
+        } else if (s.form == ReadableStmt::Subscript) {
+          n.op = words().call_function;
+          n.target = words().getitem;
+          n.args = arg_texts(s.args);
+        } else {
+          n.op = words().get_attr;
+          n.target = py::normalize_space(s.value_text);
+        }
+        n.input_nodes = known_names(s);
+        if (n.target.find(".copy_") != std::string::npos && !n.input_nodes.empty()) n.mutates = n.input_nodes[0];
+        set_user(n);
+        known_.insert(s.target);
+        out_.add(std::move(n));
+        return;
+      }
+      case ReadableStmt::Assign:
+      case ReadableStmt::ExprCall: {
+        // An unannotated node (rare: ops with no fake value), or an in-place op with no result:
+        // `copy_: "f32[128]" = ...` is annotated, but `torch.ops.aten.copy_.default(arg0_1, add)`
+        // can appear bare. A bare call is named after its line and defines no name.
+        bool bare = s.kind == ReadableStmt::ExprCall;
+        FxNode n;
+        n.name = bare ? IString("stmt_" + std::to_string(s.line)) : IString(s.target);
+        n.op = words().call_function;
+        n.target = s.callee;
+        n.def_loc = SourceLoc{path_, s.line, s.col};
+        n.args = arg_texts(s.args);
+        n.input_nodes = known_names(s);
+        if (s.callee.find(".copy_") != std::string_view::npos && !n.input_nodes.empty()) n.mutates = n.input_nodes[0];
+        set_user(n);
+        if (!bare) known_.insert(s.target);
+        out_.add(std::move(n));
+        return;
+      }
+      case ReadableStmt::Return: {
+        FxNode n;
+        n.name = words().output;
+        n.op = words().output;
+        n.target = words().output;
+        n.def_loc = SourceLoc{path_, s.line, s.col};
+        n.input_nodes = known_names(s);
+        out_.add(std::move(n));
+        in_forward_ = false;  // a nested GraphModule class may follow; its nodes belong to it
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+ private:
+  // The argument texts of a call or subscript, whitespace-normalized.
+  static IStringList arg_texts(const std::vector<std::string_view>& args) {
+    std::vector<IString> out;
+    out.reserve(args.size());
+    for (std::string_view a : args) {
+      std::string_view t = py::trim_space(a);
+      if (!has_space(t)) out.emplace_back(t);  // its own normal form: no string made
+      else out.emplace_back(py::normalize_space(t));
+    }
+    return out;
+  }
+  IStringList known_names(const ReadableStmt& s) const {
+    std::vector<IString> out;
+    for (std::string_view n : s.names)
+      if (known_.count(n)) out.emplace_back(n);
+    return out;
+  }
+  void set_user(FxNode& n) const {
+    if (!have_user_) return;
+    n.user_loc = user_;
+    n.user_function = user_fn_;
+    n.user_code = user_code_;
+  }
+
+  const FilePath& path_;
+  FxGraph& out_;
+  // The node names defined so far, as views into the graph file's text (which outlives the read).
+  std::unordered_set<std::string_view> known_;
+  SourceLoc user_;
+  IString user_fn_, user_code_;  // interned once per "# File:" comment, not at each node it covers
+  bool have_user_ = false;
+  bool in_forward_ = false;
+  int forward_depth_ = -1;
+};
+
+// ---- From the parser's statements.
+
+void collect_names(const py::Expr& e, std::vector<std::string_view>& out) {
   if (e.kind == py::Expr::Name) {
-    if (known.count(e.text)) out.emplace_back(e.text);
+    out.push_back(e.text);
     return;
   }
   if (e.kind == py::Expr::Attribute) return;  // torch.float32, operator targets
-  if (e.func && e.kind != py::Expr::Call) collect_names(*e.func, known, out);
+  if (e.func && e.kind != py::Expr::Call) collect_names(*e.func, out);
   for (auto& i : e.items)
-    if (i) collect_names(*i, known, out);
+    if (i) collect_names(*i, out);
   for (auto& [k, v] : e.kwargs)
-    if (v) collect_names(*v, known, out);
+    if (v) collect_names(*v, out);
 }
 
-IStringList names_in(const py::Expr& e, const KnownNames& known) {
-  std::vector<IString> out;
-  collect_names(e, known, out);
-  return out;
+void set_call(const py::Module& m, const py::Expr& v, ReadableStmt& r) {
+  r.form = ReadableStmt::Call;
+  r.callee_storage = v.func->dotted();
+  r.callee = r.callee_storage.empty() ? m.text_of(*v.func) : std::string_view(r.callee_storage);
+  for (auto& a : v.items) r.args.push_back(m.text_of(*a));
+  for (auto& [k, kv] : v.kwargs) r.kwargs.emplace_back(k, m.text_of(*kv));
 }
 
-// The argument texts of a call or subscript, whitespace-normalized.
-template <class Items>
-IStringList arg_texts(const py::Module& m, const Items& items) {
-  std::vector<IString> out;
-  out.reserve(items.size());
-  for (auto& a : items) out.emplace_back(py::normalize_space(m.text_of(*a)));
-  return out;
+bool torch_op_call(const py::Expr* v) {
+  return v && v->kind == py::Expr::Call && v->func && v->func->dotted().find("torch.ops.") == 0;
 }
+
+void from_parsed(const py::Module& m, const py::Stmt& s, ReadableStmt& r) {
+  r.clear();
+  r.line = s.line;
+  r.col = s.col;
+  r.def_depth = s.def_depth;
+  for (const auto& c : s.comments_above) r.comments.push_back(c.text);
+  if (s.kind == py::Stmt::Def && s.name == "forward") {
+    r.kind = ReadableStmt::Forward;
+    for (const auto& [pname, ann] : s.params) {
+      ReadableStmt::Param p{pname, {}, false};
+      if (ann && ann->kind == py::Expr::String) p = {pname, ann->text, true};
+      r.params.push_back(p);
+    }
+  } else if (s.kind == py::Stmt::AnnAssign && !s.targets.empty() && s.targets[0]->kind == py::Expr::Name && s.value) {
+    r.kind = ReadableStmt::AnnAssign;
+    r.target = s.targets[0]->text;
+    if (s.annotation && s.annotation->kind == py::Expr::String) {
+      r.has_annotation = true;
+      r.annotation = s.annotation->text;
+    }
+    const py::Expr& v = *s.value;
+    if (v.kind == py::Expr::Call && v.func) {
+      set_call(m, v, r);
+    } else if (v.kind == py::Expr::Subscript) {
+      r.form = ReadableStmt::Subscript;
+      for (auto& a : v.items) r.args.push_back(m.text_of(*a));
+    } else {
+      r.value_text = m.text_of(v);
+    }
+    collect_names(v, r.names);
+  } else if (s.kind == py::Stmt::Assign && torch_op_call(s.value) && s.targets.size() == 1 &&
+             s.targets[0]->kind == py::Expr::Name) {
+    r.kind = ReadableStmt::Assign;
+    r.target = s.targets[0]->text;
+    set_call(m, *s.value, r);
+    collect_names(*s.value, r.names);
+  } else if (s.kind == py::Stmt::ExprStmt && torch_op_call(s.value)) {
+    r.kind = ReadableStmt::ExprCall;
+    set_call(m, *s.value, r);
+    collect_names(*s.value, r.names);
+  } else if (s.kind == py::Stmt::Return && s.value) {
+    r.kind = ReadableStmt::Return;
+    collect_names(*s.value, r.names);
+  }
+}
+
+// ---- By lines.
+
+// Reads a print_readable module line by line into ReadableStmts (module structure above
+// parse_fx_readable in fx_text.h). Each form it takes is read as the parser reads it; read() is
+// false at the first thing it does not take, and the caller then parses the whole file.
+class ReadableScanner {
+ public:
+  explicit ReadableScanner(std::string_view text) : s_(text) {}
+
+  template <class Emit>
+  bool read(Emit&& emit) {
+    // Bytes the grammar below never takes outside a comment or string, and which change how
+    // the tokenizer splits lines: give the file to the parser as soon as one is anywhere.
+    for (char c : {'\r', '\t', '\\', '\f', '\v', '\0'})
+      if (std::memchr(s_.data(), c, s_.size())) return false;
+    ReadableStmt r;
+    enum { BeforeClass, BeforeDef, Body, AfterReturn } state = BeforeClass;
+    std::vector<std::string_view> pending;  // the comment block being read
+    int last_comment_line = -10;
+    int line = 0;
+    size_t pos = 0;
+    while (pos < s_.size()) {
+      size_t nl = s_.find('\n', pos);
+      size_t end = nl == std::string_view::npos ? s_.size() : nl;
+      std::string_view l = s_.substr(pos, end - pos);
+      pos = nl == std::string_view::npos ? s_.size() : nl + 1;
+      ++line;
+      size_t indent = l.find_first_not_of(' ');
+      if (indent == std::string_view::npos) continue;  // blank
+      if (l[indent] == '#') {
+        if (state != Body || indent != 8) return false;
+        if (line != last_comment_line + 1) pending.clear();
+        pending.push_back(l.substr(indent));
+        last_comment_line = line;
+        continue;
+      }
+      r.clear();
+      r.line = line;
+      r.col = static_cast<int>(indent) + 1;
+      if (!pending.empty() && last_comment_line >= line - 1) r.comments = pending;
+      pending.clear();
+      last_comment_line = -10;
+      if (state == BeforeClass) {
+        if (indent != 0 || !class_line(l)) return false;
+        state = BeforeDef;
+        emit(r);
+        continue;
+      }
+      if (state == BeforeDef) {
+        if (indent != 4 || !def_line(l.substr(4), r)) return false;
+        r.kind = ReadableStmt::Forward;
+        r.def_depth = 0;
+        state = Body;
+        emit(r);
+        continue;
+      }
+      if (state != Body || indent != 8) return false;
+      r.def_depth = 1;
+      std::string_view body = l.substr(8);
+      size_t p = 0;
+      if (body.substr(0, 7) == "return ") {
+        p = 7;
+        if (!return_value(body, p, r.names) || p != body.size()) return false;
+        r.kind = ReadableStmt::Return;
+        state = AfterReturn;
+        emit(r);
+        continue;
+      }
+      if (!statement(body, r)) return false;
+      emit(r);
+      // `;  x = y = None` after a node: statements of their own on the same line, never nodes.
+      // The parser gives them no comments and the same def depth.
+      if (!none_assignments(body, r)) return false;
+    }
+    return state == AfterReturn;
+  }
+
+ private:
+  static bool ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+  // A table: identifier bytes are most of the bytes this reader looks at.
+  static bool ident_char(char c) {
+    static constexpr auto kTable = [] {
+      std::array<bool, 256> t{};
+      for (int i = 0; i < 256; ++i)
+        t[i] = (i >= 'a' && i <= 'z') || (i >= 'A' && i <= 'Z') || (i >= '0' && i <= '9') || i == '_';
+      return t;
+    }();
+    return kTable[static_cast<unsigned char>(c)];
+  }
+
+  // Python keywords (soft ones too) other than None/True/False, which are names to the builder:
+  // a statement holding one is not in the grammar. By first letter: most names FX prints
+  // (torch, aten, arg0_1, default) are answered by one length compare or none.
+  static bool keyword(std::string_view w) {
+    if (w.size() < 2 || w.size() > 8) return false;
+    switch (w[0]) {
+      case 'a': return w == "and" || w == "as" || w == "assert" || w == "async" || w == "await";
+      case 'b': return w == "break";
+      case 'c': return w == "class" || w == "continue" || w == "case";
+      case 'd': return w == "def" || w == "del";
+      case 'e': return w == "elif" || w == "else" || w == "except" || w == "exec";
+      case 'f': return w == "finally" || w == "for" || w == "from";
+      case 'g': return w == "global";
+      case 'i': return w == "if" || w == "import" || w == "in" || w == "is";
+      case 'l': return w == "lambda";
+      case 'm': return w == "match";
+      case 'n': return w == "nonlocal" || w == "not";
+      case 'o': return w == "or";
+      case 'p': return w == "pass" || w == "print";
+      case 'r': return w == "raise" || w == "return";
+      case 't': return w == "try";
+      case 'w': return w == "while" || w == "with";
+      case 'y': return w == "yield";
+      default: return false;
+    }
+  }
+
+  static bool name(std::string_view l, size_t& p, std::string_view& out) {
+    if (p >= l.size() || !ident_start(l[p])) return false;
+    size_t b = p;
+    while (p < l.size() && ident_char(l[p])) ++p;
+    out = l.substr(b, p - b);
+    if (keyword(out)) return false;
+    // Non-ASCII letters may follow an identifier in Python: not taken here.
+    return p >= l.size() || static_cast<unsigned char>(l[p]) < 0x80;
+  }
+  // A name that can be assigned to or be a keyword argument's key.
+  static bool assignable(std::string_view l, size_t& p, std::string_view& out) {
+    return name(l, p, out) && out != "None" && out != "True" && out != "False";
+  }
+  static bool lit(std::string_view l, size_t& p, std::string_view word) {
+    if (l.substr(p, word.size()) != word) return false;
+    p += word.size();
+    return true;
+  }
+
+  // The `.name` parts after a name (torch.ops.aten.add.Tensor); `dotted` tells whether any came.
+  static bool attributes(std::string_view l, size_t& p, bool& dotted) {
+    while (p < l.size() && l[p] == '.') {
+      ++p;
+      std::string_view part;
+      if (!name(l, p, part)) return false;
+      dotted = true;
+    }
+    return true;
+  }
+
+  // `class GraphModule(torch.nn.Module):`, `class <lambda>(torch.nn.Module):`
+  static bool class_line(std::string_view l) {
+    return l == "class GraphModule(torch.nn.Module):" || l == "class <lambda>(torch.nn.Module):";
+  }
+
+  // `def forward(self, arg0_1: "f32[16]", s0: "Sym(s0)"):`
+  static bool def_line(std::string_view l, ReadableStmt& r) {
+    size_t p = 0;
+    if (!lit(l, p, "def forward(self")) return false;
+    r.params.push_back({l.substr(12, 4), {}, false});
+    while (lit(l, p, ", ")) {
+      ReadableStmt::Param param;
+      std::string_view ann;
+      if (!name(l, p, param.name) || !lit(l, p, ": ") || !string_literal(l, p, ann)) return false;
+      param.annotation = ann.substr(1, ann.size() - 2);
+      param.has_annotation = true;
+      r.params.push_back(param);
+    }
+    return lit(l, p, "):") && p == l.size();
+  }
+
+  // '...' or "..." on one line, no escape: the view includes the quotes.
+  static bool string_literal(std::string_view l, size_t& p, std::string_view& out) {
+    if (p >= l.size() || (l[p] != '\'' && l[p] != '"')) return false;
+    char q = l[p];
+    size_t close = l.find(q, p + 1);
+    if (close == std::string_view::npos) return false;
+    out = l.substr(p, close + 1 - p);
+    p = close + 1;
+    return true;
+  }
+
+  // 8, 0.5, 1e-08, 9223372036854775807: digits, an optional fraction, an optional exponent.
+  // Anything else that starts with a digit (0x10, 1_000, 1j, 08) is left to the parser.
+  static bool number(std::string_view l, size_t& p) {
+    size_t b = p;
+    auto digits = [&] {
+      size_t d = p;
+      while (p < l.size() && l[p] >= '0' && l[p] <= '9') ++p;
+      return p > d;
+    };
+    if (!digits()) return false;
+    if (p - b > 1 && l[b] == '0') {  // 00, 0.5 are fine; 08 is not Python
+      bool zeros = l.substr(b, p - b).find_first_not_of('0') == std::string_view::npos;
+      if (!zeros && (p >= l.size() || l[p] != '.')) return false;
+    }
+    if (p < l.size() && l[p] == '.') {
+      ++p;
+      digits();
+    }
+    if (p < l.size() && (l[p] == 'e' || l[p] == 'E')) {
+      ++p;
+      if (p < l.size() && (l[p] == '-' || l[p] == '+')) ++p;
+      if (!digits()) return false;
+    }
+    return p >= l.size() || !ident_char(l[p]);
+  }
+
+  // One argument value. `names` gets its bare names in the builder's order.
+  bool atom(std::string_view l, size_t& p, std::vector<std::string_view>& names, int depth) {
+    if (depth > kMaxDepth || p >= l.size()) return false;
+    char c = l[p];
+    if (c == '[') {
+      ++p;
+      if (lit(l, p, "]")) return true;
+      do {
+        if (!atom(l, p, names, depth + 1)) return false;
+      } while (lit(l, p, ", "));
+      return lit(l, p, "]");
+    }
+    if (c == '\'' || c == '"') {
+      std::string_view str;
+      return string_literal(l, p, str) && (p >= l.size() || (l[p] != '\'' && l[p] != '"'));
+    }
+    if (c == '-') {  // -1, -0.5, -inf (FX prints infinities as the names inf and nan)
+      ++p;
+      if (l.substr(p, 3) == "inf" || l.substr(p, 3) == "nan") {
+        std::string_view n;
+        if (!name(l, p, n) || (n != "inf" && n != "nan")) return false;
+        names.push_back(n);  // the operand is a Name to the builder
+        return true;
+      }
+      return number(l, p);
+    }
+    if (c >= '0' && c <= '9') return number(l, p);
+    std::string_view first;
+    if (!name(l, p, first)) return false;
+    bool dotted = false;
+    if (!attributes(l, p, dotted)) return false;
+    if (p < l.size() && l[p] == '(') {  // a call: its callee is not visited
+      ++p;
+      return call_args(l, p, names, nullptr, depth + 1);
+    }
+    if (!dotted) names.push_back(first);
+    return true;
+  }
+
+  // After the '(': `a, b, key = c, key2=d)`; positional arguments first. `r` (the statement's
+  // call) gets the argument texts; a nested call's are not kept.
+  bool call_args(std::string_view l, size_t& p, std::vector<std::string_view>& names, ReadableStmt* r, int depth) {
+    if (lit(l, p, ")")) return true;
+    bool keywords = false;
+    do {
+      // A keyword argument: `name = value` or `name=value`.
+      size_t q = p;
+      std::string_view key;
+      if (assignable(l, q, key) && q < l.size() && (l.substr(q, 3) == " = " || (l[q] == '=' && l.substr(q, 2) != "=="))) {
+        q += l[q] == ' ' ? 3 : 1;
+        size_t b = q;
+        if (!atom(l, q, names, depth)) return false;
+        if (r) r->kwargs.emplace_back(key, l.substr(b, q - b));
+        keywords = true;
+        p = q;
+        continue;
+      }
+      if (keywords) return false;  // a positional argument after a keyword one: not Python
+      size_t b = p;
+      if (!atom(l, p, names, depth)) return false;
+      if (r) r->args.push_back(l.substr(b, p - b));
+    } while (lit(l, p, ", "));
+    return lit(l, p, ")");
+  }
+
+  // A dotted callee and its call, from p to the ')'.
+  bool call(std::string_view l, size_t& p, ReadableStmt& r) {
+    size_t b = p;
+    std::string_view first;
+    bool dotted = false;
+    if (!name(l, p, first) || !attributes(l, p, dotted) || !lit(l, p, "(")) return false;
+    r.form = ReadableStmt::Call;
+    r.callee = l.substr(b, p - 1 - b);
+    return call_args(l, p, r.names, &r, 1);
+  }
+
+  // The value of an assignment: a call, `name[int]`, or a name or dotted name.
+  bool value(std::string_view l, size_t& p, ReadableStmt& r) {
+    size_t b = p;
+    std::string_view first;
+    if (!name(l, p, first)) return false;
+    if (p < l.size() && l[p] == '[') {
+      ++p;
+      size_t ib = p;
+      if (!number(l, p) || l.substr(ib, p - ib).find_first_not_of("0123456789") != std::string_view::npos ||
+          !lit(l, p, "]"))
+        return false;
+      r.form = ReadableStmt::Subscript;
+      r.args = {first, l.substr(ib, p - 1 - ib)};
+      r.names.push_back(first);
+      return true;
+    }
+    bool dotted = false;
+    if (!attributes(l, p, dotted)) return false;
+    if (p < l.size() && l[p] == '(') {
+      p = b;
+      return call(l, p, r);
+    }
+    r.form = ReadableStmt::Plain;
+    r.value_text = l.substr(b, p - b);
+    if (!dotted) r.names.push_back(first);
+    return true;
+  }
+
+  // `add: "f32[8]" = <value>`, `split = <call>`, `<call>`: up to the end of the line or a ';'.
+  bool statement(std::string_view l, ReadableStmt& r) {
+    size_t p = 0;
+    std::string_view target;
+    bool named = assignable(l, p, target);
+    if (named && lit(l, p, ": ")) {
+      std::string_view ann;
+      if (!string_literal(l, p, ann) || !lit(l, p, " = ") || !value(l, p, r)) return false;
+      r.kind = ReadableStmt::AnnAssign;
+      r.target = target;
+      r.annotation = ann.substr(1, ann.size() - 2);
+      r.has_annotation = true;
+    } else if (named && lit(l, p, " = ")) {
+      if (!value(l, p, r)) return false;
+      // A node only when it calls an op (the builder's rule); otherwise a statement that is none.
+      r.kind = r.form == ReadableStmt::Call && r.callee.substr(0, 10) == "torch.ops." ? ReadableStmt::Assign
+                                                                                       : ReadableStmt::Other;
+      r.target = target;
+      if (r.kind == ReadableStmt::Other) r.names.clear();
+    } else {
+      p = 0;
+      if (!call(l, p, r)) return false;
+      r.kind = r.callee.substr(0, 10) == "torch.ops." ? ReadableStmt::ExprCall : ReadableStmt::Other;
+    }
+    rest_ = p;
+    return true;
+  }
+
+  // What follows a statement: the line's end, or `;  a = b = None` groups (statements that are
+  // not nodes: nothing is emitted for them).
+  bool none_assignments(std::string_view l, const ReadableStmt&) {
+    size_t p = rest_;
+    while (p < l.size()) {
+      if (!lit(l, p, ";")) return false;
+      while (p < l.size() && l[p] == ' ') ++p;
+      std::string_view n;
+      if (!assignable(l, p, n) || !lit(l, p, " = ")) return false;
+      while (!lit(l, p, "None")) {
+        if (!assignable(l, p, n) || !lit(l, p, " = ")) return false;
+      }
+      if (p < l.size() && ident_char(l[p])) return false;  // `Nonex`
+    }
+    return true;
+  }
+
+  // `return (a, b)`, `return (a,)`, `return ()`, `return a`, `return [a, b]`, `return None`.
+  bool return_value(std::string_view l, size_t& p, std::vector<std::string_view>& names) {
+    if (lit(l, p, "(")) {
+      if (lit(l, p, ")")) return true;
+      if (!atom(l, p, names, 1)) return false;
+      if (lit(l, p, ",)")) return true;
+      while (lit(l, p, ", "))
+        if (!atom(l, p, names, 1)) return false;
+      return lit(l, p, ")");
+    }
+    return atom(l, p, names, 1);
+  }
+
+  // Nesting taken before the parser is asked: far under the parser's own limit.
+  static constexpr int kMaxDepth = 32;
+  std::string_view s_;
+  size_t rest_ = 0;  // statement(): where the statement ended in its line
+};
 
 }  // namespace
 
-bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& out, DiagSink& diags) {
-  // `text` outlives the module: parse it in place.
-  py::Module m = py::parse_module_view(text);
-  for (auto& i : m.issues) diags.warning("parse-python", i.message, SourceLoc{path, i.line, i.col});
+bool fx_readable_scans(std::string_view text) {
+  return ReadableScanner(text).read([](const ReadableStmt&) {});
+}
+
+bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& out, DiagSink& diags,
+                       FxReadableRead how) {
   out.origin = "fx_graph_readable.py";
   out.file = path;
-  out.nodes.reserve(out.nodes.size() + m.stmts.size());  // at most one node per statement
-  KnownNames known;
-  known.reserve(m.stmts.size());
-  SourceLoc user;
-  IString user_fn, user_code;  // interned once per "# File:" comment, not at each node it covers
-  bool have_user = false;
-  bool in_forward = false;
-  int forward_depth = -1;
-  for (const auto& s : m.stmts) {
-    // The "# File:" comment applies to the node statements that follow it, until the next one.
-    for (const auto& c : s.comments_above) {
-      SourceLoc l;
-      std::string fn, code;
-      if (parse_file_comment(c.text, l, fn, code)) {
-        user = l;
-        user_fn = fn;
-        user_code = code;
-        have_user = true;
-      } else if (c.text.find("No stacktrace found") != std::string_view::npos) {
-        have_user = false;
-      }
-    }
-    if (s.kind == py::Stmt::Def && s.name == "forward") {
-      in_forward = true;
-      forward_depth = s.def_depth;
-      for (const auto& [pname, ann] : s.params) {
-        if (pname == "self") continue;
-        FxNode n;
-        n.name = IString(pname);
-        n.op = words().placeholder;
-        n.target = n.name;
-        n.def_loc = SourceLoc{path, s.line, s.col};
-        if (ann && ann->kind == py::Expr::String) {
-          n.annotation = IString(ann->text);
-          n.meta = parse_value_annotation(ann->text, n.kind);
-        }
-        known.emplace(pname);
-        out.add(std::move(n));
-      }
-      have_user = false;
-      continue;
-    }
-    if (!in_forward) continue;
-    if (s.def_depth <= forward_depth) continue;
-    if (s.kind == py::Stmt::AnnAssign && !s.targets.empty() && s.targets[0]->kind == py::Expr::Name && s.value) {
-      FxNode n;
-      n.name = IString(s.targets[0]->text);
-      n.def_loc = SourceLoc{path, s.line, s.col};
-      if (s.annotation && s.annotation->kind == py::Expr::String) {
-        n.annotation = IString(s.annotation->text);
-        n.meta = parse_value_annotation(s.annotation->text, n.kind);
-      }
-      const py::Expr& v = *s.value;
-      if (v.kind == py::Expr::Call && v.func) {
-        n.op = words().call_function;
-        n.target = v.func->dotted();
-        if (n.target.empty()) n.target = std::string(m.text_of(*v.func));
-        n.args = arg_texts(m, v.items);
-        for (auto& [k, kv] : v.kwargs) n.kwargs[std::string(k)] = py::normalize_space(m.text_of(*kv));
-      } else if (v.kind == py::Expr::Subscript) {
-        n.op = words().call_function;
-        n.target = words().getitem;
-        n.args = arg_texts(m, v.items);
+  if (how == FxReadableRead::Scan) {
+    FxGraph scanned;
+    ReadableBuilder builder(path, scanned);
+    if (ReadableScanner(text).read([&](const ReadableStmt& r) { builder.add(r); })) {
+      if (out.nodes.empty()) {
+        out.nodes = std::move(scanned.nodes);
+        out.index = std::move(scanned.index);
       } else {
-        n.op = words().get_attr;
-        n.target = py::normalize_space(m.text_of(v));
+        for (auto& n : scanned.nodes) out.add(std::move(n));
       }
-      n.input_nodes = names_in(v, known);
-      if (n.target.find(".copy_") != std::string::npos && !n.input_nodes.empty()) n.mutates = n.input_nodes[0];
-      if (have_user) {
-        n.user_loc = user;
-        n.user_function = user_fn;
-        n.user_code = user_code;
-      }
-      known.insert(s.targets[0]->text);
-      out.add(std::move(n));
-    } else if (s.kind == py::Stmt::Assign && s.value && s.value->kind == py::Expr::Call && s.value->func &&
-               s.targets.size() == 1 && s.targets[0]->kind == py::Expr::Name &&
-               s.value->func->dotted().find("torch.ops.") == 0) {
-      // Unannotated node (rare: ops with no fake value).
-      FxNode n;
-      n.name = IString(s.targets[0]->text);
-      n.op = words().call_function;
-      n.target = s.value->func->dotted();
-      n.def_loc = SourceLoc{path, s.line, s.col};
-      n.args = arg_texts(m, s.value->items);
-      n.input_nodes = names_in(*s.value, known);
-      if (have_user) {
-        n.user_loc = user;
-        n.user_function = user_fn;
-        n.user_code = user_code;
-      }
-      known.insert(s.targets[0]->text);
-      out.add(std::move(n));
-    } else if (s.kind == py::Stmt::ExprStmt && s.value && s.value->kind == py::Expr::Call && s.value->func) {
-      // In-place ops with no result: `copy_: "f32[128]" = ...` is annotated, but
-      // `torch.ops.aten.copy_.default(arg0_1, add)` can appear bare.
-      std::string tgt = s.value->func->dotted();
-      if (tgt.find("torch.ops.") == 0) {
-        FxNode n;
-        n.name = "stmt_" + std::to_string(s.line);
-        n.op = words().call_function;
-        n.target = tgt;
-        n.def_loc = SourceLoc{path, s.line, s.col};
-        n.args = arg_texts(m, s.value->items);
-        n.input_nodes = names_in(*s.value, known);
-        if (tgt.find(".copy_") != std::string::npos && !n.input_nodes.empty()) n.mutates = n.input_nodes[0];
-        if (have_user) {
-          n.user_loc = user;
-          n.user_function = user_fn;
-          n.user_code = user_code;
-        }
-        out.add(std::move(n));
-      }
-    } else if (s.kind == py::Stmt::Return && s.value) {
-      FxNode n;
-      n.name = words().output;
-      n.op = words().output;
-      n.target = words().output;
-      n.def_loc = SourceLoc{path, s.line, s.col};
-      n.input_nodes = names_in(*s.value, known);
-      out.add(std::move(n));
-      in_forward = false;  // a nested GraphModule class may follow; its nodes belong to it
+    } else {
+      how = FxReadableRead::Parse;
+    }
+  }
+  if (how == FxReadableRead::Parse) {
+    // `text` outlives the module: parse it in place.
+    py::Module m = py::parse_module_view(text);
+    for (auto& i : m.issues) diags.warning("parse-python", i.message, SourceLoc{path, i.line, i.col});
+    out.nodes.reserve(out.nodes.size() + m.stmts.size());  // at most one node per statement
+    ReadableBuilder builder(path, out);
+    ReadableStmt r;
+    for (const auto& s : m.stmts) {
+      from_parsed(m, s, r);
+      builder.add(r);
     }
   }
   if (out.nodes.empty()) {

@@ -12,9 +12,27 @@ namespace ilint {
 // "bf16[8, 1, 5, 15][75, 75, 15, 1]cuda:0", "f32[16]", "f64[]", "Sym(s33)", "i64[s0, 4]".
 TensorMeta parse_value_annotation(std::string_view text, ValueKind& kind);
 
+// How parse_fx_readable reads a module. Scan: by lines first (see below), the Python parser only
+// where the line reader is unsure. Parse: the Python parser always (tests compare the two).
+enum class FxReadableRead { Scan, Parse };
+
 // Parses a print_readable module. Nodes of nested submodules (higher-order ops) are kept too,
 // named as written. Returns false when nothing could be parsed.
-bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& out, DiagSink& diags);
+//
+// Most of these files are one `class ...(torch.nn.Module):` with one `def forward(self, ...):`
+// whose body is node lines (`add: "f32[8]" = torch.ops.aten.add.Tensor(x, 2.0);  x = None`),
+// comments and a `return`. A line reader takes those forms, a small grammar of the literals FX
+// prints (names, dotted names, plain numbers, strings without escapes, lists, calls), at a
+// fraction of the tokenizer's and parser's cost. It answers only for a file it reads whole, where
+// the parser would find the same statements without an issue; anything else (a tab, a backslash,
+// a tuple argument, a nested module, a line it does not know) sends the whole file to the parser.
+// Both feed one node builder. tests/unit/fx_readable_scan_test.cpp and fuzz_fx_text check that
+// the graph and the diagnostics are the same either way.
+bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& out, DiagSink& diags,
+                       FxReadableRead how = FxReadableRead::Scan);
+
+// Whether the line reader of parse_fx_readable takes `text` whole (for tests and the benchmark).
+bool fx_readable_scans(std::string_view text);
 
 // One "%name : Tensor "..." = call_function[target=...](args = (...), kwargs = {...})" line,
 // without the leading "#   ". False when the line is not a node line.

@@ -1,18 +1,29 @@
-// The FX text readers: print_readable modules (parse_fx_readable) and, line by line, graph
+// The FX text readers: print_readable modules (parse_fx_readable, both ways: where its line
+// reader takes the input, the graph and diagnostics must be the parser's) and, line by line, graph
 // fragment node lines (parse_graph_fragment_line), value annotations (parse_value_annotation)
 // and node references (collect_fragment_refs).
 #include <cstdint>
 
 #include "analyzer/parse/fx_text.h"
 #include "fuzz_util.h"
+#include "tests/fx_graph_text.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
   ilint::DiagSink diags;
   ilint::FxGraph g;
-  ilint::parse_fx_readable("fuzz/fx_graph_readable.py", text, g, diags);
+  bool ok = ilint::parse_fx_readable("fuzz/fx_graph_readable.py", text, g, diags);
   for (const auto& [name, i] : g.index)
     if (i >= g.nodes.size()) ilint::fuzz::fail("node index out of range");
+  if (ilint::fx_readable_scans(text)) {
+    ilint::DiagSink parsed_diags;
+    ilint::FxGraph parsed;
+    bool parsed_ok =
+        ilint::parse_fx_readable("fuzz/fx_graph_readable.py", text, parsed, parsed_diags, ilint::FxReadableRead::Parse);
+    if (ok != parsed_ok ||
+        ilint::testing::describe_fx(g, diags) != ilint::testing::describe_fx(parsed, parsed_diags))
+      ilint::fuzz::fail("the line reader and the parser read this module differently");
+  }
   size_t start = 0;
   while (start <= text.size()) {
     size_t nl = text.find('\n', start);
