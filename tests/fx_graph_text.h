@@ -37,7 +37,10 @@ inline std::string describe_fx(const FxGraph& g, const DiagSink& diags) {
     loc(n.def_loc);
     o << " mutates=" << n.mutates << "\n";
   }
-  for (const auto& [name, i] : g.index) o << "index " << name << " " << i << "\n";
+  for (const auto& n : g.nodes) {
+    const FxNode* found = g.find(n.name.str());
+    o << "find " << n.name << " " << (found ? found - g.nodes.data() : -1) << "\n";
+  }
   for (const auto& d : diags.sorted()) {
     o << "diag " << static_cast<int>(d.level) << " " << d.code << " " << d.message << " ";
     loc(d.loc);

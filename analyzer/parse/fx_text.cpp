@@ -881,8 +881,9 @@ bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& o
     ReadableBuilder builder(path, scanned);
     if (ReadableScanner(text).read([&](const ReadableStmt& r) { builder.add(r); })) {
       if (out.nodes.empty()) {
-        out.nodes = std::move(scanned.nodes);
-        out.index = std::move(scanned.index);
+        scanned.origin = out.origin;
+        scanned.file = out.file;
+        out = std::move(scanned);
       } else {
         for (auto& n : scanned.nodes) out.add(std::move(n));
       }

@@ -17,8 +17,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ilint::FxGraph g;
   std::string version;
   ilint::parse_fx_json("fuzz/graph.json", text, g, version, diags);
-  for (const auto& [name, i] : g.index)
-    if (i >= g.nodes.size()) ilint::fuzz::fail("node index out of range");
+  // Every name finds the last node of that name.
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const ilint::FxNode* found = g.find(g.nodes[i].name.str());
+    if (!found || found->name != g.nodes[i].name || found < &g.nodes[i]) ilint::fuzz::fail("FX node index wrong");
+  }
 
   ilint::testing::RecordedJson fast;
   if (ilint::scan::json_strings(text, fast) == ilint::scan::Match::Yes) {

@@ -13,8 +13,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ilint::DiagSink diags;
   ilint::FxGraph g;
   bool ok = ilint::parse_fx_readable("fuzz/fx_graph_readable.py", text, g, diags);
-  for (const auto& [name, i] : g.index)
-    if (i >= g.nodes.size()) ilint::fuzz::fail("node index out of range");
+  // Every name finds the last node of that name.
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const ilint::FxNode* found = g.find(g.nodes[i].name.str());
+    if (!found || found->name != g.nodes[i].name || found < &g.nodes[i]) ilint::fuzz::fail("FX node index wrong");
+  }
   if (ilint::fx_readable_scans(text)) {
     ilint::DiagSink parsed_diags;
     ilint::FxGraph parsed;

@@ -6,6 +6,7 @@
 #include <thread>
 #include <vector>
 
+#include "analyzer/model/model.h"
 #include "analyzer/util/source_loc.h"
 
 namespace ilint {
@@ -66,6 +67,33 @@ TEST(Interning, ListsShareOneCopyPerValue) {
   std::vector<IStringList> many;
   for (int i = 0; i < 5000; ++i) many.emplace_back(std::vector<IString>{IString(std::to_string(i)), "1"});
   EXPECT_EQ(&IStringList(std::vector<IString>{"123", "1"}).vec(), &many[123].vec());
+}
+
+// FxGraph's name index (a flat table of positions, not a map): a name finds the last node added
+// under it, any string finds by text, a missing name finds nothing, and growth keeps every entry.
+TEST(FxGraphIndex, FindsTheLastNodeOfANameThroughGrowth) {
+  FxGraph g;
+  EXPECT_EQ(g.find("add"), nullptr);
+  for (int i = 0; i < 1000; ++i) {
+    FxNode n;
+    n.name = "n" + std::to_string(i % 700);  // 300 names come twice
+    n.target = std::to_string(i);
+    g.add(std::move(n));
+  }
+  ASSERT_EQ(g.nodes.size(), 1000u);
+  for (int k = 0; k < 700; ++k) {
+    const FxNode* f = g.find(std::string("n") + std::to_string(k));
+    ASSERT_NE(f, nullptr) << k;
+    EXPECT_EQ(f->target, std::to_string(k < 300 ? k + 700 : k));
+  }
+  EXPECT_EQ(g.find("n700"), nullptr);
+  EXPECT_EQ(g.find(""), nullptr);
+  FxGraph moved = std::move(g);
+  ASSERT_NE(moved.find("n5"), nullptr);
+  EXPECT_EQ(moved.find("n5")->target, "705");
+  FxGraph copy = moved;
+  EXPECT_EQ(copy.find("n699")->target, "699");
+  EXPECT_EQ(copy.find("n699"), &copy.nodes[699]);
 }
 
 }  // namespace
