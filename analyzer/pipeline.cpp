@@ -80,6 +80,7 @@ void analyze(const AnalyzeOptions& opts, Analysis& out) {
   std::vector<CppKernelJob> cpp_kernels;
   out.files_read =
       build_compiles(out.ingest, out.program, out.diags, jobs, &cpp_kernels, opts.keep_kernel_sources);
+  // The C++ kernels the hand reader declined (it read the others with their compile).
   stage("reading " + std::to_string(cpp_kernels.size()) + " C++ kernels", "C++ kernels");
   // The Dynamo logs need only the ingest. With two threads or more, while C++ kernels are read
   // they are read on a thread of their own: on one capture of a CPU model that stage is mostly

@@ -94,9 +94,10 @@ void set_cpp_wrapper_batcher(CppWrapperBatcher batcher);
 const CppWrapperBatcher& cpp_wrapper_batcher();
 
 // Parse stage: fills program.compiles from the ingested files. Returns the number of files read.
-// With `cpp_kernels`, the C++ kernels are not read here: they are appended for read_cpp_kernels
-// (the pipeline times that stage apart); without it, they are read before returning.
-// Without `keep_kernel_sources`, each Triton kernel's source text is dropped once read (C++
+// C++ kernels the hand reader takes (cpp_hand.h) are read here, with their compile. With
+// `cpp_kernels`, those it declines are not read here: they are appended for read_cpp_kernels (the
+// pipeline times that stage apart); without it, they are read before returning.
+// Without `keep_kernel_sources`, each kernel's source text is dropped once read (the declined C++
 // kernels keep theirs for read_cpp_kernels).
 size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags, int jobs,
                       std::vector<CppKernelJob>* cpp_kernels = nullptr, bool keep_kernel_sources = true);

@@ -296,7 +296,7 @@ struct Compile {
   std::vector<Mutation> mutations;
   std::vector<std::string> outputs;  // names returned by call()
   Provenance provenance;
-  std::map<std::string, std::string> config;  // inductor config lines recorded in fx_graph_runnable.py
+  IStringMap config;  // inductor config lines recorded in fx_graph_runnable.py (interned: every compile repeats them)
 
   const Kernel* kernel(const std::string& name) const {
     auto it = kernel_index.find(name);
