@@ -92,7 +92,7 @@ void analyze(const AnalyzeOptions& opts, Analysis& out) {
   bool has_logs = !out.ingest.torch_logs.empty() || !out.ingest.trace_logs.empty() || !out.ingest.dynamo_debug_logs.empty();
   if (opts.jobs >= 2 && has_logs && !cpp_kernels.empty() && cpp_kernel_reader())
     logs_read = std::async(std::launch::async, [&] { return read_dynamo_logs(out.ingest, out.diags); });
-  read_cpp_kernels(cpp_kernels, out.diags, jobs);
+  read_cpp_kernels_with_reader(cpp_kernels, out.diags, jobs);
   if (!opts.keep_kernel_sources)
     for (auto& c : out.program.compiles)
       for (auto& k : c.kernels) std::string().swap(k.source);

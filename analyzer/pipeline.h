@@ -95,16 +95,21 @@ const CppWrapperBatcher& cpp_wrapper_batcher();
 
 // Parse stage: fills program.compiles from the ingested files. Returns the number of files read.
 // C++ kernels the hand reader takes (cpp_hand.h) are read here, with their compile. With
-// `cpp_kernels`, those it declines are not read here: they are appended for read_cpp_kernels (the
-// pipeline times that stage apart); without it, they are read before returning.
+// `cpp_kernels`, those it declines are not read here: they are appended for
+// read_cpp_kernels_with_reader (the pipeline times that stage apart); without it, they are read
+// before returning.
 // Without `keep_kernel_sources`, each kernel's source text is dropped once read (the declined C++
-// kernels keep theirs for read_cpp_kernels).
+// kernels keep theirs for that reader).
 size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags, int jobs,
                       std::vector<CppKernelJob>* cpp_kernels = nullptr, bool keep_kernel_sources = true);
 
-// Reads the C++ kernels build_compiles left (with the installed reader: every distinct source
-// once, batched, on `jobs` threads). Without a reader, kernels keep their signature facts.
+// Reads C++ kernels: the hand reader first (when on, cpp_hand.h), then the installed reader for
+// what it declines (every distinct source once, batched, on `jobs` threads). Without a reader,
+// declined kernels keep their signature facts.
 void read_cpp_kernels(const std::vector<CppKernelJob>& cpp_kernels, DiagSink& diags, int jobs);
+// The installed reader alone: for the kernels build_compiles left, which its hand reader has
+// declined already (or all of them, with the hand readers off).
+void read_cpp_kernels_with_reader(const std::vector<CppKernelJob>& cpp_kernels, DiagSink& diags, int jobs);
 
 // Dynamo layer (analyzer/dynamo/), in two steps. read_dynamo_logs reads every capture's TORCH_LOGS
 // text, TORCH_TRACE and debug.log; it needs only the ingest, so analyze() runs it beside the

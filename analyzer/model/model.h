@@ -61,11 +61,8 @@ struct FxGraph {
   // The node named `name` (the last one added under that name), or null.
   const FxNode* find(std::string_view name) const {
     if (slots_.empty()) return nullptr;
-    for (size_t i = text_hash(name) & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
-      uint32_t s = slots_[i];
-      if (s == 0) return nullptr;
-      if (nodes[s - 1].name == name) return &nodes[s - 1];
-    }
+    uint32_t s = slots_[slot_of(name)];
+    return s == 0 ? nullptr : &nodes[s - 1];
   }
   void add(FxNode n) {
     nodes.push_back(std::move(n));
@@ -78,20 +75,15 @@ struct FxGraph {
   // from the hash of the name's text, so a lookup by any string needs no interning. Four bytes a
   // slot where a std::map spent a ~64-byte tree node per FX node (~5% of a corpus's memory: every
   // kernel's graph fragment has one). Nodes are only ever appended and never renamed.
+  // The slot that holds `name`, or the empty slot where it would go.
+  size_t slot_of(std::string_view name) const {
+    for (size_t i = text_hash(name) & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1))
+      if (slots_[i] == 0 || nodes[slots_[i] - 1].name == name) return i;
+  }
   void place(uint32_t pos) {
-    const IString& name = nodes[pos - 1].name;
-    for (size_t i = text_hash(name.str()) & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
-      uint32_t& s = slots_[i];
-      if (s == 0) {
-        s = pos;
-        ++index_used_;
-        return;
-      }
-      if (nodes[s - 1].name == name) {  // a later node of the same name takes its place
-        s = pos;
-        return;
-      }
-    }
+    uint32_t& s = slots_[slot_of(nodes[pos - 1].name.str())];
+    if (s == 0) ++index_used_;
+    s = pos;  // a later node of the same name takes its place
   }
   void grow_index() {
     slots_.assign(slots_.empty() ? 8 : slots_.size() * 2, 0);

@@ -224,7 +224,7 @@ void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, si
 void read_cpp_kernels(const std::vector<CppKernelJob>& cpp_kernels, DiagSink& diags, int jobs) {
   if (cpp_kernels.empty()) return;
   if (!cpp_hand_readers_enabled()) {
-    if (cpp_kernel_reader()) cpp_kernel_reader()(cpp_kernels, diags, jobs);
+    read_cpp_kernels_with_reader(cpp_kernels, diags, jobs);
     return;
   }
   // The hand reader first (cpp_hand.h); what it declines goes to the installed reader (Clang),
@@ -236,7 +236,11 @@ void read_cpp_kernels(const std::vector<CppKernelJob>& cpp_kernels, DiagSink& di
   std::vector<CppKernelJob> declined;
   for (size_t i = 0; i < cpp_kernels.size(); ++i)
     if (!read[i]) declined.push_back(cpp_kernels[i]);
-  if (cpp_kernel_reader() && !declined.empty()) cpp_kernel_reader()(declined, diags, jobs);
+  read_cpp_kernels_with_reader(declined, diags, jobs);
+}
+
+void read_cpp_kernels_with_reader(const std::vector<CppKernelJob>& cpp_kernels, DiagSink& diags, int jobs) {
+  if (cpp_kernel_reader() && !cpp_kernels.empty()) cpp_kernel_reader()(cpp_kernels, diags, jobs);
 }
 
 size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags, int jobs,
@@ -330,7 +334,7 @@ size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags,
   for (auto [i, k] : cpp_refs)
     cpp_jobs.push_back({&program.compiles[i].kernels[k], program.compiles[i].files.output_code});
   if (cpp_kernels_out) cpp_kernels_out->insert(cpp_kernels_out->end(), cpp_jobs.begin(), cpp_jobs.end());
-  else read_cpp_kernels(cpp_jobs, diags, jobs);
+  else read_cpp_kernels_with_reader(cpp_jobs, diags, jobs);  // the hand reader had them in `build`
   if (!program.torch_version.empty()) {
     // inductor-lint reads torch 2.11 output; other versions may lay out their files differently.
     if (program.torch_version.rfind("2.11", 0) != 0)

@@ -58,20 +58,20 @@ bool has_space(std::string_view s) {
   return false;
 }
 
-// split_top's pieces interned. A piece trimmed of its outer whitespace and with none inside is its
-// own normal form: interned from the view, without a string made per piece (shapes and strides
-// of every node).
+// py::normalize_space(s), interned. A text trimmed of its outer whitespace with none inside is its
+// own normal form: interned from the view, without a string made (the pieces of every node's
+// shape and stride, its argument texts).
+IString interned_normal(std::string_view s) {
+  s = py::trim_space(s);
+  return has_space(s) ? IString(py::normalize_space(s)) : IString(s);
+}
+
+// split_top's pieces interned.
 IStringList split_top_interned(std::string_view s) {
   std::vector<IString> out;
   out.reserve(top_piece_bound(s));
   split_top_each(s, [&](std::string_view piece, bool last) {
-    piece = py::trim_space(piece);  // the space after each comma
-    if (!has_space(piece)) {
-      if (!last || !piece.empty()) out.emplace_back(piece);
-      return;
-    }
-    std::string t = py::normalize_space(piece);
-    if (!last || !t.empty()) out.emplace_back(t);
+    if (!last || !py::trim_space(piece).empty()) out.push_back(interned_normal(piece));
   });
   return out;
 }
@@ -389,11 +389,7 @@ class ReadableBuilder {
   static IStringList arg_texts(const std::vector<std::string_view>& args) {
     std::vector<IString> out;
     out.reserve(args.size());
-    for (std::string_view a : args) {
-      std::string_view t = py::trim_space(a);
-      if (!has_space(t)) out.emplace_back(t);  // its own normal form: no string made
-      else out.emplace_back(py::normalize_space(t));
-    }
+    for (std::string_view a : args) out.push_back(interned_normal(a));
     return out;
   }
   IStringList known_names(const ReadableStmt& s) const {
@@ -561,11 +557,11 @@ class ReadableScanner {
         emit(r);
         continue;
       }
-      if (!statement(body, r)) return false;
+      if (!statement(body, p, r)) return false;
       emit(r);
       // `;  x = y = None` after a node: statements of their own on the same line, never nodes.
       // The parser gives them no comments and the same def depth.
-      if (!none_assignments(body, r)) return false;
+      if (!none_assignments(body, p)) return false;
     }
     return state == AfterReturn;
   }
@@ -802,9 +798,9 @@ class ReadableScanner {
     return true;
   }
 
-  // `add: "f32[8]" = <value>`, `split = <call>`, `<call>`: up to the end of the line or a ';'.
-  bool statement(std::string_view l, ReadableStmt& r) {
-    size_t p = 0;
+  // `add: "f32[8]" = <value>`, `split = <call>`, `<call>`: from the line's start (p == 0) up to
+  // its end or a ';', where p is left.
+  bool statement(std::string_view l, size_t& p, ReadableStmt& r) {
     std::string_view target;
     bool named = assignable(l, p, target);
     if (named && lit(l, p, ": ")) {
@@ -826,14 +822,12 @@ class ReadableScanner {
       if (!call(l, p, r)) return false;
       r.kind = r.callee.substr(0, 10) == "torch.ops." ? ReadableStmt::ExprCall : ReadableStmt::Other;
     }
-    rest_ = p;
     return true;
   }
 
-  // What follows a statement: the line's end, or `;  a = b = None` groups (statements that are
-  // not nodes: nothing is emitted for them).
-  bool none_assignments(std::string_view l, const ReadableStmt&) {
-    size_t p = rest_;
+  // What follows a statement, from p: the line's end, or `;  a = b = None` groups (statements
+  // that are not nodes: nothing is emitted for them).
+  static bool none_assignments(std::string_view l, size_t p) {
     while (p < l.size()) {
       if (!lit(l, p, ";")) return false;
       while (p < l.size() && l[p] == ' ') ++p;
@@ -863,7 +857,6 @@ class ReadableScanner {
   // Nesting taken before the parser is asked: far under the parser's own limit.
   static constexpr int kMaxDepth = 32;
   std::string_view s_;
-  size_t rest_ = 0;  // statement(): where the statement ended in its line
 };
 
 }  // namespace
@@ -874,15 +867,12 @@ bool fx_readable_scans(std::string_view text) {
 
 bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& out, DiagSink& diags,
                        FxReadableRead how) {
-  out.origin = "fx_graph_readable.py";
-  out.file = path;
   if (how == FxReadableRead::Scan) {
+    // Into a scratch graph: a file the line reader gives up on halfway leaves nothing behind.
     FxGraph scanned;
     ReadableBuilder builder(path, scanned);
     if (ReadableScanner(text).read([&](const ReadableStmt& r) { builder.add(r); })) {
       if (out.nodes.empty()) {
-        scanned.origin = out.origin;
-        scanned.file = out.file;
         out = std::move(scanned);
       } else {
         for (auto& n : scanned.nodes) out.add(std::move(n));
@@ -903,6 +893,8 @@ bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& o
       builder.add(r);
     }
   }
+  out.origin = "fx_graph_readable.py";
+  out.file = path;
   if (out.nodes.empty()) {
     diags.warning("parse-fx-empty", "no FX graph nodes found", SourceLoc{path, 1, 0});
     return false;

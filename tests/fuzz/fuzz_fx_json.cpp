@@ -17,11 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ilint::FxGraph g;
   std::string version;
   ilint::parse_fx_json("fuzz/graph.json", text, g, version, diags);
-  // Every name finds the last node of that name.
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    const ilint::FxNode* found = g.find(g.nodes[i].name.str());
-    if (!found || found->name != g.nodes[i].name || found < &g.nodes[i]) ilint::fuzz::fail("FX node index wrong");
-  }
+  ilint::fuzz::check_fx_index(g);
 
   ilint::testing::RecordedJson fast;
   if (ilint::scan::json_strings(text, fast) == ilint::scan::Match::Yes) {

@@ -13,11 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ilint::DiagSink diags;
   ilint::FxGraph g;
   bool ok = ilint::parse_fx_readable("fuzz/fx_graph_readable.py", text, g, diags);
-  // Every name finds the last node of that name.
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    const ilint::FxNode* found = g.find(g.nodes[i].name.str());
-    if (!found || found->name != g.nodes[i].name || found < &g.nodes[i]) ilint::fuzz::fail("FX node index wrong");
-  }
+  ilint::fuzz::check_fx_index(g);
   if (ilint::fx_readable_scans(text)) {
     ilint::DiagSink parsed_diags;
     ilint::FxGraph parsed;

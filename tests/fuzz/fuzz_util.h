@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "analyzer/model/model.h"
 #include "analyzer/parse/python.h"
 
 namespace ilint::fuzz {
@@ -22,6 +23,14 @@ inline int clang_line_count(const std::string& text) {
   for (size_t i = 0; i < text.size(); ++i)
     lines += text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'));
   return lines;
+}
+
+// An FX graph's name index: every node's name finds the last node added under that name.
+inline void check_fx_index(const FxGraph& g) {
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const FxNode* found = g.find(g.nodes[i].name.str());
+    if (!found || found->name != g.nodes[i].name || found < &g.nodes[i]) fail("FX node index wrong");
+  }
 }
 
 // Source ranges lie inside the source and are ordered: Module::text_of and the readers that
