@@ -53,40 +53,40 @@ bool split_equality(std::string_view expr, std::string& source, std::string& val
 
 void split_guard_comment(const std::string& comment, std::string& user_code, std::optional<SourceLoc>& user_loc,
                          std::string& function) {
+  // Views until the results: a guard tree has a comment on nearly every line, thousands of them.
   user_code.clear();
   user_loc.reset();
   function.clear();
-  std::string c = trim(comment);
+  std::string_view c = trim_view(comment);
   if (c.empty() || c[0] == '(') return;  // "(unknown source ...)" / "(_dynamo/output_graph.py:2916 in ...)"
-  std::string loc_part = c;
+  std::string_view loc_part = c;
   auto sep = c.rfind("  # ");
-  if (sep != std::string::npos) {
-    user_code = trim(c.substr(0, sep));
-    loc_part = trim(c.substr(sep + 4));
+  if (sep != std::string_view::npos) {
+    user_code = trim_view(c.substr(0, sep));
+    loc_part = trim_view(c.substr(sep + 4));
   }
   // "<file>:<line> in <fn>[ (HINT: ...)]"
   auto in = loc_part.find(" in ");
-  if (in == std::string::npos) {
-    if (sep == std::string::npos) user_code = c;
+  if (in == std::string_view::npos) {
+    if (sep == std::string_view::npos) user_code = c;
     return;
   }
-  std::string fl = loc_part.substr(0, in);
-  std::string fn = loc_part.substr(in + 4);
-  auto sp = fn.find(' ');
-  if (sp != std::string::npos) fn = fn.substr(0, sp);
+  std::string_view fl = loc_part.substr(0, in);
+  std::string_view fn = loc_part.substr(in + 4);
+  fn = fn.substr(0, fn.find(' '));
   auto colon = fl.rfind(':');
-  if (colon == std::string::npos) {
-    if (sep == std::string::npos) user_code = c;
+  if (colon == std::string_view::npos) {
+    if (sep == std::string_view::npos) user_code = c;
     return;
   }
-  std::string file = fl.substr(0, colon);
-  int line = std::atoi(fl.substr(colon + 1).c_str());
+  std::string_view file = fl.substr(0, colon);
+  int line = std::atoi(std::string(fl.substr(colon + 1)).c_str());
   if (line <= 0) return;
   function = fn;
   // Dynamo's own bookkeeping guards name Dynamo source files, not the user's.
-  if (starts_with(file, "_dynamo/") || starts_with(file, "torch/") || file.find("/torch/") != std::string::npos)
+  if (starts_with(file, "_dynamo/") || starts_with(file, "torch/") || file.find("/torch/") != std::string_view::npos)
     return;
-  user_loc = SourceLoc{file, line, 0};
+  user_loc = SourceLoc{std::string(file), line, 0};
 }
 
 std::optional<Guard> parse_guard_tree_line(std::string_view line, const SourceLoc& loc, int* depth) {

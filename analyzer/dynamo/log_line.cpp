@@ -5,16 +5,20 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <tuple>
+
+#include "analyzer/util/text.h"
 
 namespace ilint::dynamo {
 
-std::string trim(std::string_view s) {
+std::string_view trim_view(std::string_view s) {
   size_t b = 0, e = s.size();
   while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
   while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
+  return s.substr(b, e - b);
 }
+std::string trim(std::string_view s) { return std::string(trim_view(s)); }
 bool starts_with(std::string_view s, std::string_view p) { return s.size() >= p.size() && s.substr(0, p.size()) == p; }
 bool ends_with(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
@@ -29,7 +33,7 @@ bool all_digits(std::string_view s) {
 }
 }  // namespace
 
-std::optional<GlogLine> parse_glog_line(std::string_view line) {
+std::optional<GlogView> parse_glog_view(std::string_view line) {
   if (starts_with(line, "[rank")) {
     auto p = line.find("]:");
     if (p == std::string_view::npos || p > 16) return std::nullopt;
@@ -37,8 +41,9 @@ std::optional<GlogLine> parse_glog_line(std::string_view line) {
   }
   // L MMDD HH:MM:SS.ffffff
   if (line.size() < 24) return std::nullopt;
-  char level = line[0];
-  if (!std::strchr("VIWEC", level) || level == 0) return std::nullopt;
+  GlogView g;
+  g.level = line[0];
+  if (!std::strchr("VIWEC", g.level) || g.level == 0) return std::nullopt;
   if (!all_digits(line.substr(1, 4)) || line[5] != ' ') return std::nullopt;
   std::string_view t = line.substr(6, 15);  // HH:MM:SS.ffffff
   if (t.size() != 15 || t[2] != ':' || t[5] != ':' || t[8] != '.') return std::nullopt;
@@ -48,7 +53,7 @@ std::optional<GlogLine> parse_glog_line(std::string_view line) {
   size_t pid_b = i;
   while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
   if (i == pid_b || i >= line.size() || line[i] != ' ') return std::nullopt;
-  std::string_view pid = line.substr(pid_b, i - pid_b);
+  g.pid = line.substr(pid_b, i - pid_b);
   ++i;
   // path:line]
   size_t close = line.find(']', i);
@@ -56,16 +61,31 @@ std::optional<GlogLine> parse_glog_line(std::string_view line) {
   std::string_view loc = line.substr(i, close - i);
   size_t colon = loc.rfind(':');
   if (colon == std::string_view::npos || !all_digits(loc.substr(colon + 1)) || colon == 0) return std::nullopt;
-  GlogLine g;
-  g.level = level;
-  g.timestamp = std::string(line.substr(1, 4)) + " " + std::string(t);
-  g.pid = std::string(pid);
-  g.src_file = std::string(loc.substr(0, colon));
-  g.src_line = std::atoi(std::string(loc.substr(colon + 1)).c_str());
-  std::string_view rest = line.substr(close + 1);
-  if (!rest.empty() && rest[0] == ' ') rest.remove_prefix(1);
-  g.rest = std::string(rest);
+  g.stamp = line.substr(1, 20);  // MMDD HH:MM:SS.ffffff (line[5] is the space)
+  g.src_file = loc.substr(0, colon);
+  g.src_line = loc.substr(colon + 1);
+  g.rest = line.substr(close + 1);
+  if (!g.rest.empty() && g.rest[0] == ' ') g.rest.remove_prefix(1);
   return g;
+}
+
+std::optional<GlogLine> parse_glog_line(std::string_view line) {
+  auto v = parse_glog_view(line);
+  if (!v) return std::nullopt;
+  GlogLine g;
+  g.level = v->level;
+  g.timestamp = std::string(v->stamp);
+  g.pid = std::string(v->pid);
+  g.src_file = std::string(v->src_file);
+  g.src_line = std::atoi(std::string(v->src_line).c_str());
+  g.rest = std::string(v->rest);
+  return g;
+}
+
+std::optional<std::string_view> glog_rest(std::string_view line) {
+  auto v = parse_glog_view(line);
+  if (!v) return std::nullopt;
+  return v->rest;
 }
 
 std::string CompileId::str() const {
@@ -104,43 +124,15 @@ std::optional<CompileId> parse_compile_id(std::string_view text) {
 
 namespace {
 
-// The length of the valid UTF-8 sequence at s[i] (1 for ASCII), or 0 when it is not one: a bad
-// lead byte, a missing or wrong continuation byte, an overlong form, a surrogate, or a value
-// past U+10FFFF.
-size_t utf8_sequence(const std::string& s, size_t i) {
-  const size_t n = s.size();
-  unsigned char c = static_cast<unsigned char>(s[i]);
-  size_t len = 0;
-  uint32_t cp = 0;
-  if (c < 0x80) {
-    return 1;
-  } else if ((c & 0xE0) == 0xC0) {
-    len = 2;
-    cp = c & 0x1F;
-  } else if ((c & 0xF0) == 0xE0) {
-    len = 3;
-    cp = c & 0x0F;
-  } else if ((c & 0xF8) == 0xF0) {
-    len = 4;
-    cp = c & 0x07;
-  } else {
-    return 0;
-  }
-  if (i + len > n) return 0;
-  for (size_t k = 1; k < len; ++k) {
-    unsigned char cc = static_cast<unsigned char>(s[i + k]);
-    if ((cc & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (cc & 0x3F);
-  }
-  if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF ||
-      (cp >= 0xD800 && cp <= 0xDFFF))
-    return 0;
-  return len;
-}
-
 // The first byte at or after i that is not ASCII (s.size() if none), eight bytes at a time.
-size_t skip_ascii(const std::string& s, size_t i) {
+size_t skip_ascii(std::string_view s, size_t i) {
   constexpr uint64_t kHighs = 0x8080808080808080ull;
+  while (i + 32 <= s.size()) {
+    uint64_t x[4];
+    std::memcpy(x, s.data() + i, 32);
+    if ((x[0] | x[1] | x[2] | x[3]) & kHighs) break;
+    i += 32;
+  }
   while (i + 8 <= s.size()) {
     uint64_t x;
     std::memcpy(&x, s.data() + i, 8);
@@ -153,6 +145,16 @@ size_t skip_ascii(const std::string& s, size_t i) {
 
 }  // namespace
 
+bool valid_utf8(std::string_view s) {
+  for (size_t i = 0;;) {
+    i = skip_ascii(s, i);
+    if (i >= s.size()) return true;
+    size_t len = utf8_sequence_length(s, i);
+    if (len == 0) return false;
+    i += len;
+  }
+}
+
 bool sanitize_utf8(std::string& s) {
   // Valid text (nearly every log line, nearly all of it ASCII) is left where it is: the first
   // invalid sequence is found before anything is copied.
@@ -161,7 +163,7 @@ bool sanitize_utf8(std::string& s) {
   for (;;) {
     i = skip_ascii(s, i);
     if (i >= n) return false;
-    size_t len = utf8_sequence(s, i);
+    size_t len = utf8_sequence_length(s, i);
     if (len == 0) break;
     i += len;
   }
@@ -169,7 +171,7 @@ bool sanitize_utf8(std::string& s) {
   out.reserve(n + 2);
   out.append(s, 0, i);
   while (i < n) {
-    size_t len = utf8_sequence(s, i);
+    size_t len = utf8_sequence_length(s, i);
     if (len) {
       out.append(s, i, len);
       i += len;
@@ -180,6 +182,49 @@ bool sanitize_utf8(std::string& s) {
   }
   s.swap(out);
   return true;
+}
+
+void read_lines(std::istream& in, LineSink& sink) {
+  // buf[0, len) holds the bytes from the start of the first line not yet handed out, and
+  // buf[0, searched) holds no newline. (Not a std::string: its resize would zero each block
+  // before the read fills it.)
+  constexpr size_t kBlock = size_t(1) << 20;
+  size_t cap = kBlock, len = 0, searched = 0;
+  auto buf = std::make_unique_for_overwrite<char[]>(cap);
+  int n = 0;
+  for (;;) {
+    if (cap - len < kBlock) {  // a line longer than a block
+      sink.pin();
+      size_t grown = std::max(cap * 2, len + kBlock);
+      auto bigger = std::make_unique_for_overwrite<char[]>(grown);
+      std::memcpy(bigger.get(), buf.get(), len);
+      buf = std::move(bigger);
+      cap = grown;
+    }
+    in.read(buf.get() + len, static_cast<std::streamsize>(kBlock));
+    const size_t got = static_cast<size_t>(in.gcount());
+    len += got;
+    // A valid text cut at newlines (ASCII) is valid in each piece: one check for all of them,
+    // and a check per line only where it fails.
+    const void* last_nl = memrchr(buf.get() + searched, '\n', len - searched);
+    const bool all_utf8 =
+        last_nl && valid_utf8(std::string_view(buf.get(), static_cast<const char*>(last_nl) - buf.get()));
+    size_t begin = 0;
+    while (const void* nl = std::memchr(buf.get() + searched, '\n', len - searched)) {
+      size_t end = static_cast<const char*>(nl) - buf.get();
+      sink.line(std::string_view(buf.get() + begin, end - begin), ++n, false, all_utf8);
+      begin = searched = end + 1;
+    }
+    if (got == 0) {
+      if (begin < len) sink.line(std::string_view(buf.get() + begin, len - begin), ++n, true, false);
+      sink.end();  // while the buffer the last lines view is still here
+      return;
+    }
+    sink.pin();  // before the lines handed out leave the buffer
+    std::memmove(buf.get(), buf.get() + begin, len - begin);
+    len -= begin;
+    searched = len;
+  }
 }
 
 // ------------------------------------------------------------------ MD5 (RFC 1321)
@@ -202,9 +247,13 @@ struct Md5 {
                               4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
                               6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21};
     uint32_t M[16];
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    std::memcpy(M, p, 64);  // MD5's words are little-endian: on such a host, the bytes as they are
+#else
     for (int i = 0; i < 16; ++i)
       M[i] = uint32_t(p[i * 4]) | (uint32_t(p[i * 4 + 1]) << 8) | (uint32_t(p[i * 4 + 2]) << 16) |
              (uint32_t(p[i * 4 + 3]) << 24);
+#endif
     uint32_t A = a0, B = b0, C = c0, D = d0;
     // The 64 steps written out, four rounds of sixteen, each with its own function and message
     // order: no per-step branch or index arithmetic (a TORCH_TRACE payload is hashed whole,
@@ -215,6 +264,9 @@ struct Md5 {
     // Steps base..base+15 with round function `fn`; step i reads message word (g0 + g1 * i) % 16.
     // Inlined (four calls, one per round): as a call it cost a fifth more on a trace payload.
     auto round = [&](auto fn, int base, int g0, int g1) __attribute__((always_inline)) {
+      // Unrolled, so that the message index, constant and shift of every step are constants:
+      // rolled, each step computed them and rotated by a register (15 instructions a byte).
+#pragma GCC unroll 4
       for (int i = base; i < base + 16; i += 4) {
         step(A, B, fn(B, C, D), M[(g0 + g1 * (i + 0)) % 16], K[i + 0], S[i + 0]);
         step(D, A, fn(A, B, C), M[(g0 + g1 * (i + 1)) % 16], K[i + 1], S[i + 1]);
@@ -222,8 +274,9 @@ struct Md5 {
         step(B, C, fn(C, D, A), M[(g0 + g1 * (i + 3)) % 16], K[i + 3], S[i + 3]);
       }
     };
-    round([](uint32_t b, uint32_t c, uint32_t d) { return (b & c) | (~b & d); }, 0, 0, 1);
-    round([](uint32_t b, uint32_t c, uint32_t d) { return (d & b) | (~d & c); }, 16, 1, 5);
+    // F and G in the forms with one operation less: (b & c) | (~b & d) and (d & b) | (~d & c).
+    round([](uint32_t b, uint32_t c, uint32_t d) { return d ^ (b & (c ^ d)); }, 0, 0, 1);
+    round([](uint32_t b, uint32_t c, uint32_t d) { return c ^ (d & (b ^ c)); }, 16, 1, 5);
     round([](uint32_t b, uint32_t c, uint32_t d) { return b ^ c ^ d; }, 32, 5, 3);
     round([](uint32_t b, uint32_t c, uint32_t d) { return c ^ (b | ~d); }, 48, 0, 7);
     a0 += A;

@@ -2,6 +2,7 @@
 // TORCH_TRACE put on every line, the compile id in brackets, UTF-8 repair and MD5 (TORCH_TRACE
 // records the md5 of each payload, which tells a truncated or edited payload from a whole one).
 #pragma once
+#include <istream>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,6 +19,15 @@ struct GlogLine {
   std::string rest;        // everything after "] " (may be empty)
 };
 std::optional<GlogLine> parse_glog_line(std::string_view line);
+// The same pieces as views into the line, for readers that copy only what they keep (a
+// TORCH_TRACE envelope line can be 40 KB). `stamp` is GlogLine::timestamp, `src_line` its digits.
+struct GlogView {
+  char level = 'V';
+  std::string_view stamp, pid, src_file, src_line, rest;
+};
+std::optional<GlogView> parse_glog_view(std::string_view line);
+// Only the text after "] ".
+std::optional<std::string_view> glog_rest(std::string_view line);
 
 // `[2/1_1]` -> frame 2, compile 1, attempt 1. Also accepts the compiled-autograd form `[!0/1/0]`
 // (the autograd id is dropped).
@@ -34,11 +44,35 @@ std::optional<CompileId> parse_compile_id(std::string_view text);  // "2/1_1" (n
 
 // Replaces invalid UTF-8 sequences with U+FFFD. Returns true when something was replaced.
 bool sanitize_utf8(std::string& s);
+// True when sanitize_utf8 would leave `s` as it is.
+bool valid_utf8(std::string_view s);
+
+// What read_lines() hands each line of a file to.
+class LineSink {
+ public:
+  virtual ~LineSink() = default;
+  // One line without its '\n'. `text` views the read buffer: valid until pin() is called.
+  // `unterminated`: the file's last line, cut before its newline. `known_utf8`: checked already
+  // (valid_utf8 holds); otherwise the sink checks it.
+  virtual void line(std::string_view text, int lineno, bool unterminated, bool known_utf8) = 0;
+  // The lines handed out so far are about to leave the buffer: a sink that keeps views of some
+  // copies them out.
+  virtual void pin() = 0;
+  // The input ended; the last lines handed out are still valid here (not after: the buffer goes
+  // when read_lines returns).
+  virtual void end() = 0;
+};
+
+// Reads `in` to its end in blocks of 1 MiB, cuts the lines in place (no copy per line, as
+// std::getline makes) and calls sink.end(); the complete lines of a block are checked as UTF-8
+// at once. A line longer than a block grows the buffer.
+void read_lines(std::istream& in, LineSink& sink);
 
 // Lowercase hex MD5 of `data`.
 std::string md5_hex(std::string_view data);
 
 std::string trim(std::string_view s);
+std::string_view trim_view(std::string_view s);  // the same, without a copy
 bool starts_with(std::string_view s, std::string_view p);
 bool ends_with(std::string_view s, std::string_view p);
 // "1.0", "-0.0052", "1e-08", "inf" -> value. False for anything else.

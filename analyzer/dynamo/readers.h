@@ -59,11 +59,14 @@ struct LogFacts {
 bool read_torch_logs(const std::string& path, LogFacts& out, DiagSink& diags);
 // TORCH_TRACE structured log.
 bool read_trace_log(const std::string& path, LogFacts& out, DiagSink& diags);
+// The same, with `skim_envelopes` false: every envelope parsed whole by nlohmann (the reference
+// that tests compare the skimmed read with).
+bool read_trace_log(const std::string& path, LogFacts& out, DiagSink& diags, bool skim_envelopes);
 // torchdynamo/debug.log: graph breaks only (it carries no compile ids); session is -1.
 bool read_dynamo_debug_log(const std::string& path, LogFacts& out, DiagSink& diags);
 
 // Parses the text of one graph-break message (first line "Graph break in user code at F:L").
-// `lines` are the message lines, `locs` their positions.
-GraphBreak parse_graph_break(const std::vector<std::string>& lines, const std::vector<SourceLoc>& locs);
+// `lines` are the message lines, `first_loc` the position of the first.
+GraphBreak parse_graph_break(const std::vector<std::string_view>& lines, const SourceLoc& first_loc);
 
 }  // namespace ilint::dynamo

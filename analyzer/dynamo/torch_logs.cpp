@@ -4,6 +4,7 @@
 // Every TORCH_LOGS line carries the glog prefix; one log record spans consecutive lines with the
 // same prefix (time, logger file:line, compile id, artifact). Records are handled by what their
 // first line says; anything else is skipped, so unknown or new messages never stop the reader.
+#include <deque>
 #include <fstream>
 #include <set>
 
@@ -32,7 +33,7 @@ void add_unique(std::vector<std::string>& v, const std::string& s) {
 }
 
 // `  File "/work/x.py", line 10, in adam_step`
-bool parse_traceback_file_line(const std::string& line, std::string& file, int& lineno, std::string& fn) {
+bool parse_traceback_file_line(std::string_view line, std::string& file, int& lineno, std::string& fn) {
   std::string t = trim(line);
   if (!starts_with(t, "File \"")) return false;
   auto q = t.find('"', 6);
@@ -58,17 +59,17 @@ bool parse_file_colon_line(const std::string& s, SourceLoc& loc) {
 
 }  // namespace
 
-GraphBreak parse_graph_break(const std::vector<std::string>& lines, const std::vector<SourceLoc>& locs) {
+GraphBreak parse_graph_break(const std::vector<std::string_view>& lines, const SourceLoc& first_loc) {
   GraphBreak gb;
   if (lines.empty()) return gb;
-  gb.log_loc = locs.empty() ? SourceLoc{} : locs[0];
-  const std::string& first = lines[0];
+  gb.log_loc = first_loc;
+  std::string_view first = lines[0];
   auto at = first.find(" in user code at ");
   if (at != std::string::npos) parse_file_colon_line(trim(first.substr(at + 17)), gb.user_loc);
   bool in_reason = false, in_tb = false;
   std::string reason;
   for (size_t i = 1; i < lines.size(); ++i) {
-    const std::string& l = lines[i];
+    std::string_view l = lines[i];
     if (starts_with(l, "Graph Break Reason: ")) {
       reason = l.substr(20);
       in_reason = true;
@@ -96,7 +97,7 @@ GraphBreak parse_graph_break(const std::vector<std::string>& lines, const std::v
       in_tb = false;  // "Traceback (most recent call last):" and the like end the user traceback
       break;
     }
-    if (in_reason) reason += "\n" + l;
+    if (in_reason) (reason += '\n') += l;
   }
   gb.reason = trim(reason);
   if (!gb.traceback.empty()) gb.user_code = gb.traceback.back().second;
@@ -114,62 +115,84 @@ GraphBreak parse_graph_break(const std::vector<std::string>& lines, const std::v
 
 namespace {
 
+// One log record: consecutive lines with the same prefix. Its lines view the read buffer until
+// pin() copies them out.
 struct Record {
   std::string key;  // time|file:line|cid|artifact
   std::string cid_text;
   std::string artifact;
   char level = 'V';
-  std::vector<std::string> lines;
-  std::vector<SourceLoc> locs;
+  std::vector<std::string_view> lines;
+  int first_line = 0;  // lines[i] is line first_line + i of the file
 };
 
-class TorchLogsReader {
+class TorchLogsReader : public LineSink {
  public:
   TorchLogsReader(const std::string& path, LogFacts& out, DiagSink& diags) : path_(path), out_(out), diags_(diags) {}
 
-  void feed(std::string& raw, int lineno) {
+  void line(std::string_view raw, int lineno, bool, bool known_utf8) override {
     ++out_.lines;
-    if (!raw.empty() && raw.back() == '\r') raw.pop_back();
-    if (sanitize_utf8(raw) && !warned_utf8_) {
-      warned_utf8_ = true;
-      diags_.warning("dynamo-log-encoding", "invalid UTF-8 bytes replaced (first at this line)", {path_, lineno, 0});
+    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+    std::string_view text = raw;
+    if (!known_utf8 && !valid_utf8(raw)) {
+      std::string repaired(raw);
+      sanitize_utf8(repaired);
+      if (!warned_utf8_) {
+        warned_utf8_ = true;
+        diags_.warning("dynamo-log-encoding", "invalid UTF-8 bytes replaced (first at this line)", {path_, lineno, 0});
+      }
+      repaired_.push_back(std::move(repaired));  // dropped with the record it joins, or at the next line
+      text = repaired_.back();
     }
-    auto g = parse_glog_line(raw);
+    auto g = parse_glog_view(text);
     if (!g) {
       flush();
       ++out_.unparsed_lines;
       return;
     }
-    std::string rest = g->rest, cid, artifact;
+    std::string_view rest = g->rest, cid, artifact;
     if (starts_with(rest, "[")) {
       auto close = rest.find(']');
-      if (close != std::string::npos && parse_compile_id(std::string_view(rest).substr(1, close - 1))) {
+      if (close != std::string::npos && parse_compile_id(rest.substr(1, close - 1))) {
         cid = rest.substr(1, close - 1);
-        rest = rest.substr(close + 1);
-        if (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
+        rest.remove_prefix(close + 1);
+        if (!rest.empty() && rest[0] == ' ') rest.remove_prefix(1);
       }
     }
     if (starts_with(rest, "[__")) {
       auto close = rest.find(']');
       if (close != std::string::npos) {
         artifact = rest.substr(3, close - 3);
-        rest = rest.substr(close + 1);
-        if (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
+        rest.remove_prefix(close + 1);
+        if (!rest.empty() && rest[0] == ' ') rest.remove_prefix(1);
       }
     }
-    std::string key = g->timestamp + "|" + g->src_file + ":" + std::to_string(g->src_line) + "|" + cid + "|" + artifact;
-    if (key != cur_.key) {
-      flush();
-      cur_.key = key;
+    // The key is built in a reused buffer: one per line, nearly always equal to the record's.
+    key_.assign(g->stamp) += '|';
+    (key_ += g->src_file) += ':';
+    key_ += std::to_string(std::atoi(std::string(g->src_line).c_str()));
+    ((key_ += '|') += cid) += '|';
+    key_ += artifact;
+    if (key_ != cur_.key) {
+      flush(/*keep_last_repair=*/text.data() != raw.data());
+      cur_.key = key_;
       cur_.cid_text = cid;
       cur_.artifact = artifact;
       cur_.level = g->level;
+      cur_.first_line = lineno;
     }
-    cur_.lines.push_back(std::move(rest));
-    cur_.locs.push_back(SourceLoc{path_, lineno, 0});
+    cur_.lines.push_back(rest);
   }
 
-  void finish() {
+  // The open record's lines that still view the read buffer are copied out.
+  void pin() override {
+    for (; pinned_ < cur_.lines.size(); ++pinned_) {
+      owned_.emplace_back(cur_.lines[pinned_]);
+      cur_.lines[pinned_] = owned_.back();
+    }
+  }
+
+  void end() override {
     flush();
     out_.sessions = std::max(out_.sessions, session_ + 1);
   }
@@ -185,24 +208,31 @@ class TorchLogsReader {
     return session_;
   }
 
-  void flush() {
-    if (cur_.lines.empty()) {
-      cur_ = Record{};
-      return;
-    }
-    handle(cur_);
-    cur_ = Record{};
+  // Ends the open record. `keep_last_repair`: the line being read is the last repaired copy,
+  // and starts the next record.
+  void flush(bool keep_last_repair = false) {
+    if (!cur_.lines.empty()) handle(cur_);
+    cur_.key.clear();
+    cur_.lines.clear();
+    pinned_ = 0;
+    owned_.clear();
+    std::string last;
+    if (keep_last_repair) last = std::move(repaired_.back());
+    repaired_.clear();
+    if (keep_last_repair) repaired_.push_back(std::move(last));
   }
+
+  SourceLoc loc(const Record& r, size_t i) const { return {path_, r.first_line + static_cast<int>(i), 0}; }
 
   void handle(const Record& r) {
     std::optional<CompileId> id = r.cid_text.empty() ? std::nullopt : parse_compile_id(r.cid_text);
-    const std::string& first = r.lines[0];
+    std::string_view first = r.lines[0];
     if (r.artifact == "graph_breaks" && starts_with(first, "Graph break") && first.find(" in user code at ") != std::string::npos) {
-      GraphBreak gb = parse_graph_break(r.lines, r.locs);
+      GraphBreak gb = parse_graph_break(r.lines, loc(r, 0));
       if (id) {
         gb.session = session_for(*id, true);
         gb.compile_id = id->str();
-        auto& c = out_.at(gb.session, *id, r.locs[0], "torch_logs");
+        auto& c = out_.at(gb.session, *id, loc(r, 0), "torch_logs");
         if (gb.frame_skipped) {
           c.frame_skipped = true;
           closed_.insert(*id);
@@ -215,15 +245,15 @@ class TorchLogsReader {
     }
     if (r.artifact == "recompiles" && starts_with(first, "Recompiling function ") && id) {
       int s = session_for(*id, true);
-      auto& c = out_.at(s, *id, r.locs[0], "torch_logs");
-      std::string rest = first.substr(21);
+      auto& c = out_.at(s, *id, loc(r, 0), "torch_logs");
+      std::string rest(first.substr(21));
       auto in = rest.rfind(" in ");
       if (in != std::string::npos) {
         c.function = rest.substr(0, in);
         parse_file_colon_line(rest.substr(in + 4), c.code_loc);
         note_user_file(c.code_loc.file);
       }
-      c.recompile_log_loc = r.locs[0];
+      c.recompile_log_loc = loc(r, 0);
       for (size_t i = 1; i < r.lines.size(); ++i) {
         std::string t = trim(r.lines[i]);
         if (!starts_with(t, "- ")) continue;
@@ -241,12 +271,12 @@ class TorchLogsReader {
         if (trim(l) == "TREE_GUARD_MANAGER:") tree = true;
       if (!tree) return;  // "GUARDS:", the Python shape guard function, "Guard eval latency"
       int s = session_for(*id, true);
-      auto& c = out_.at(s, *id, r.locs[0], "torch_logs");
+      auto& c = out_.at(s, *id, loc(r, 0), "torch_logs");
       // A second guard tree for the same compile (one from a later session) is handled by
       // session_for; within a session, keep the first.
       if (!c.guards_seen) {
         for (size_t i = 0; i < r.lines.size(); ++i)
-          if (auto g = parse_guard_tree_line(r.lines[i], r.locs[i])) c.guards.push_back(std::move(*g));
+          if (auto g = parse_guard_tree_line(r.lines[i], loc(r, i))) c.guards.push_back(std::move(*g));
         c.guards_seen = true;
       }
       c.has_graph = true;
@@ -257,9 +287,9 @@ class TorchLogsReader {
       if (!id) return;
       for (const auto& l : r.lines)
         if (starts_with(l, "# AOT ID: ")) {
-          auto& c = out_.at(session_, *id, r.locs[0], "torch_logs");
+          auto& c = out_.at(session_, *id, loc(r, 0), "torch_logs");
           auto q1 = l.find('\''), q2 = l.rfind('\'');
-          if (q1 != std::string::npos && q2 > q1) add_unique(c.aot_ids, l.substr(q1 + 1, q2 - q1 - 1));
+          if (q1 != std::string::npos && q2 > q1) add_unique(c.aot_ids, std::string(l.substr(q1 + 1, q2 - q1 - 1)));
           break;
         }
       return;
@@ -268,15 +298,15 @@ class TorchLogsReader {
     // Component logs (no artifact): inductor debug-trace lines, dynamic-shape messages, limits.
     auto dt = first.find(" debug trace: ");
     if (dt != std::string::npos && id) {
-      auto& c = out_.at(session_, *id, r.locs[0], "torch_logs");
+      auto& c = out_.at(session_, *id, loc(r, 0), "torch_logs");
       add_unique(c.compile_dirs, trim(first.substr(dt + 14)));
       return;
     }
     if (starts_with(first, "create_symbol ") && id) {
       // create_symbol zf2 = 2.0 for L['___stack0'] [-oo, oo] <user code>  # <file>:<line> in <fn> (...)
       int s = session_for(*id, false);
-      auto& c = out_.at(s, *id, r.locs[0], "torch_logs");
-      std::string t = first.substr(14);
+      auto& c = out_.at(s, *id, loc(r, 0), "torch_logs");
+      std::string t(first.substr(14));
       auto eq = t.find(" = "), fo = t.find(" for ");
       if (eq != std::string::npos && fo != std::string::npos && fo > eq) {
         std::string sym = t.substr(0, eq), hint = t.substr(eq + 3, fo - eq - 3);
@@ -289,16 +319,16 @@ class TorchLogsReader {
       return;
     }
     if (starts_with(first, "eval ") && first.find(" [guard added]") != std::string::npos && id) {
-      auto& c = out_.at(session_, *id, r.locs[0], "torch_logs");
-      add_unique(c.shape_env_guards, first.substr(5, first.find(" [guard added]") - 5));
+      auto& c = out_.at(session_, *id, loc(r, 0), "torch_logs");
+      add_unique(c.shape_env_guards, std::string(first.substr(5, first.find(" [guard added]") - 5)));
       return;
     }
     if (starts_with(first, "set_replacement ") && id) {
       // set_replacement zf2 = 2.00000000000000 (trivial_lhs) VR[...]
-      std::string t = first.substr(16);
+      std::string t(first.substr(16));
       auto eq = t.find(" = ");
       if (eq != std::string::npos && starts_with(t, "zf")) {
-        auto& c = out_.at(session_, *id, r.locs[0], "torch_logs");
+        auto& c = out_.at(session_, *id, loc(r, 0), "torch_logs");
         std::string v = t.substr(eq + 3);
         auto sp = v.find(' ');
         add_unique(c.specializations, t.substr(0, eq) + "=" + v.substr(0, sp));
@@ -306,7 +336,7 @@ class TorchLogsReader {
       return;
     }
     for (size_t i = 0; i < r.lines.size(); ++i) {
-      const std::string& l = r.lines[i];
+      std::string_view l = r.lines[i];
       if (l.find("hit config.recompile_limit") != std::string::npos ||
           l.find("hit config.cache_size_limit") != std::string::npos) {
         std::string text = trim(l);
@@ -319,7 +349,7 @@ class TorchLogsReader {
           }
         }
         auto lp = l.find("limit (");
-        if (lp != std::string::npos) out_.recompile_limit = std::atoi(l.c_str() + lp + 7);
+        if (lp != std::string::npos) out_.recompile_limit = std::atoi(std::string(l.substr(lp + 7)).c_str());
         out_.recompile_limit_hits.push_back(text);
         return;
       }
@@ -335,6 +365,10 @@ class TorchLogsReader {
   LogFacts& out_;
   DiagSink& diags_;
   Record cur_;
+  std::string key_;                  // the line being read's key (a buffer kept between lines)
+  size_t pinned_ = 0;                // cur_.lines[0, pinned_) view owned_, not the read buffer
+  std::deque<std::string> owned_;    // copies of the open record's lines (a deque: views stay put)
+  std::deque<std::string> repaired_; // lines with invalid UTF-8, repaired, that the record may view
   int session_ = 0;
   std::set<CompileId> closed_;
   bool warned_utf8_ = false;
@@ -349,10 +383,7 @@ bool read_torch_logs(const std::string& path, LogFacts& out, DiagSink& diags) {
     return false;
   }
   TorchLogsReader r(path, out, diags);
-  std::string line;
-  int n = 0;
-  while (std::getline(in, line)) r.feed(line, ++n);
-  r.finish();
+  read_lines(in, r);
   return true;
 }
 
@@ -366,7 +397,7 @@ bool read_dynamo_debug_log(const std::string& path, LogFacts& out, DiagSink& dia
   std::vector<SourceLoc> locs;
   auto flush = [&] {
     if (!lines.empty()) {
-      GraphBreak gb = parse_graph_break(lines, locs);
+      GraphBreak gb = parse_graph_break(std::vector<std::string_view>(lines.begin(), lines.end()), locs[0]);
       gb.session = -1;
       out.breaks.push_back(std::move(gb));
     }

@@ -6,6 +6,12 @@
 // Payloads of events the model does not read (chromium_event, describe_*, cache artifacts: three
 // fifths of a trace's bytes) are not hashed; an edit there changes nothing the analyzer says,
 // and a cut file ends in its last event.
+//
+// The file is cut into lines in place (read_lines): a payload line stays a view into the read
+// buffer until the buffer is refilled, when the lines of the event still open are copied out. An
+// envelope is skimmed for the keys the reader reads (trace_envelope.h); nlohmann parses it whole
+// only where the skimmer is unsure, and reports what is wrong with one that is not JSON.
+#include <deque>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -13,6 +19,7 @@
 #include <set>
 
 #include "analyzer/dynamo/readers.h"
+#include "analyzer/dynamo/trace_envelope.h"
 
 namespace ilint::dynamo {
 
@@ -31,30 +38,46 @@ std::string json_str(const nlohmann::json& j, const char* key) {
   return it->dump();
 }
 
-class TraceReader {
+class TraceReader : public LineSink {
  public:
-  TraceReader(const std::string& path, LogFacts& out, DiagSink& diags) : path_(path), out_(out), diags_(diags) {}
+  TraceReader(const std::string& path, LogFacts& out, DiagSink& diags, bool skim)
+      : path_(path), out_(out), diags_(diags), skim_(skim) {}
 
-  void feed(std::string& raw, int lineno, bool last_line_unterminated) {
+  void line(std::string_view raw, int lineno, bool last_line_unterminated, bool known_utf8) override {
     ++out_.lines;
-    if (!raw.empty() && raw.back() == '\r') raw.pop_back();
-    if (sanitize_utf8(raw) && !warned_utf8_) {
+    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+    const bool repair = !known_utf8 && !valid_utf8(raw);
+    if (repair && !warned_utf8_) {
       warned_utf8_ = true;
       diags_.warning("dynamo-log-encoding", "invalid UTF-8 bytes replaced (first at this line)", {path_, lineno, 0});
     }
     if (!raw.empty() && raw[0] == '\t') {
-      if (have_event_) {
-        payload_.push_back(raw.substr(1));
-        payload_locs_.push_back({path_, lineno, 0});
-      } else {
+      if (!have_event_) {
         ++out_.unparsed_lines;
+        return;
       }
+      std::string_view line = raw.substr(1);
+      if (repair) {
+        std::string repaired(raw);
+        sanitize_utf8(repaired);
+        owned_.push_back(repaired.substr(1));
+        line = owned_.back();
+      }
+      if (payload_.empty()) payload_first_line_ = lineno;
+      payload_.push_back(line);
       return;
     }
     finish_event();
-    if (raw.empty()) return;  // tlparse skips blank lines as log stutter
-    auto g = parse_glog_line(raw);
-    if (!g || g->rest.empty() || g->rest[0] != '{') {
+    std::string repaired;
+    std::string_view line = raw;
+    if (repair) {
+      repaired = raw;
+      sanitize_utf8(repaired);
+      line = repaired;
+    }
+    if (line.empty()) return;  // tlparse skips blank lines as log stutter
+    auto rest = glog_rest(line);
+    if (!rest || rest->empty() || (*rest)[0] != '{') {
       ++out_.unparsed_lines;
       if (!warned_foreign_) {
         warned_foreign_ = true;
@@ -63,25 +86,35 @@ class TraceReader {
       }
       return;
     }
-    try {
-      envelope_ = nlohmann::json::parse(g->rest);
-    } catch (const std::exception& e) {
-      diags_.warning("trace-bad-envelope",
-                     std::string(last_line_unterminated ? "file ends inside an envelope (truncated?): "
-                                                        : "envelope is not valid JSON: ") +
-                         e.what(),
-                     {path_, lineno, 0});
-      return;
-    }
-    if (!envelope_.is_object()) {
-      diags_.warning("trace-bad-envelope", "envelope is not a JSON object", {path_, lineno, 0});
-      return;
+    if (!skim_ || !skim_trace_envelope(*rest, envelope_)) {
+      try {
+        parse_trace_envelope(*rest, envelope_);
+      } catch (const std::exception& e) {
+        diags_.warning("trace-bad-envelope",
+                       std::string(last_line_unterminated ? "file ends inside an envelope (truncated?): "
+                                                          : "envelope is not valid JSON: ") +
+                           e.what(),
+                       {path_, lineno, 0});
+        return;
+      }
+      if (!envelope_.fields.is_object()) {
+        diags_.warning("trace-bad-envelope", "envelope is not a JSON object", {path_, lineno, 0});
+        return;
+      }
     }
     have_event_ = true;
     event_loc_ = {path_, lineno, 0};
   }
 
-  void finish() {
+  // The open event's payload lines that still view the read buffer are copied out.
+  void pin() override {
+    for (; pinned_ < payload_.size(); ++pinned_) {
+      owned_.emplace_back(payload_[pinned_]);
+      payload_[pinned_] = owned_.back();
+    }
+  }
+
+  void end() override {
     finish_event(/*last=*/true);
     out_.sessions = std::max(out_.sessions, session_ + 1);
   }
@@ -101,8 +134,9 @@ class TraceReader {
     payload_text_.reset();
     payload_md5_.reset();
     payload_.clear();
-    payload_locs_.clear();
-    envelope_ = nlohmann::json();
+    pinned_ = 0;
+    owned_.clear();
+    envelope_.fields = nlohmann::json();
   }
 
   // The payload, its lines joined ("" when the envelope announces none). Not checked.
@@ -127,35 +161,31 @@ class TraceReader {
   void check_payload() {
     if (payload_checked_ || !has_payload_) return;
     payload_checked_ = true;
-    std::string want = json_str(envelope_, "has_payload");
+    std::string want = json_str(envelope_.fields, "has_payload");
     if (!want.empty() && payload_md5() != want)
       diags_.warning("trace-payload-mismatch",
-                     "payload of '" + kind_ + "' does not match its recorded md5 (truncated or edited)", event_loc_);
+                     "payload of '" + envelope_.kind + "' does not match its recorded md5 (truncated or edited)", event_loc_);
   }
 
   // What handle() reads the payload through, so that whatever it reads is checked.
-  const std::vector<std::string>& payload_lines() {
+  const std::vector<std::string_view>& payload_lines() {
     check_payload();
     return payload_;
   }
+  SourceLoc payload_loc(size_t i) const { return {path_, payload_first_line_ + static_cast<int>(i), 0}; }
   const std::string& payload_text() {
     check_payload();
     return raw_payload_text();
   }
 
+  // Reads the envelope's context keys and only the body fields trace_envelope.cpp lists for the
+  // event (kTraceBodyFields): the envelope holds nothing else.
   void handle() {
-    static const std::set<std::string> context = {"frame_id", "frame_compile_id", "attempt", "has_payload",
-                                                  "rank", "stack", "compiled_autograd_id"};
-    kind_.clear();
-    for (auto it = envelope_.begin(); it != envelope_.end(); ++it)
-      if (!context.count(it.key())) {
-        kind_ = it.key();
-        break;
-      }
-    if (kind_.empty()) return;
-    const std::string& kind = kind_;
-    const nlohmann::json& body = envelope_[kind];
-    has_payload_ = envelope_.contains("has_payload");
+    const std::string& kind = envelope_.kind;
+    if (kind.empty()) return;
+    nlohmann::json& fields = envelope_.fields;
+    const nlohmann::json& body = fields[kind];
+    has_payload_ = fields.contains("has_payload");
     if (kind == "str") {
       if (body.is_array() && body.size() == 2 && body[0].is_string() && body[1].is_number_integer())
         strings_[body[1].get<int>()] = body[0].get<std::string>();
@@ -164,11 +194,11 @@ class TraceReader {
     if (kind == "chromium_event" || kind == "describe_storage" || kind == "describe_tensor" ||
         kind == "describe_source")
       return;
-    if (!envelope_.contains("frame_id") || !envelope_["frame_id"].is_number_integer()) return;
+    if (!fields.contains("frame_id") || !fields["frame_id"].is_number_integer()) return;
     CompileId id;
-    id.frame_id = envelope_["frame_id"].get<int>();
-    id.frame_compile_id = envelope_.value("frame_compile_id", 0);
-    id.attempt = envelope_.value("attempt", 0);
+    id.frame_id = fields["frame_id"].get<int>();
+    id.frame_compile_id = fields.value("frame_compile_id", 0);
+    id.attempt = fields.value("attempt", 0);
     if (kind == "dynamo_start") {
       // The same compile id starting twice: torch._dynamo.reset() began a new session.
       if (started_.count(id)) {
@@ -201,7 +231,7 @@ class TraceReader {
         while ((i = l.find("\"Sym(", i)) != std::string::npos) {
           size_t e = l.find(")\"", i);
           if (e == std::string::npos) break;
-          add_unique(c.sym_exprs, l.substr(i + 5, e - i - 5));
+          add_unique(c.sym_exprs, std::string(l.substr(i + 5, e - i - 5)));
           i = e;
         }
       }
@@ -226,7 +256,7 @@ class TraceReader {
       if (!c.guards_seen) {
         const auto& lines = payload_lines();
         for (size_t i = 0; i < lines.size(); ++i)
-          if (auto g = parse_guard_tree_line(lines[i], payload_locs_[i])) c.guards.push_back(std::move(*g));
+          if (auto g = parse_guard_tree_line(lines[i], payload_loc(i))) c.guards.push_back(std::move(*g));
         c.guards_seen = true;
       }
       c.has_graph = true;
@@ -295,7 +325,7 @@ class TraceReader {
         return;
       }
       if (name == "dynamo_graph_break_reason") {
-        GraphBreak gb = parse_graph_break(payload_lines(), payload_locs_);
+        GraphBreak gb = parse_graph_break(payload_lines(), payload_loc(0));
         gb.session = session_;
         gb.compile_id = id.str();
         if (gb.log_loc.line == 0) gb.log_loc = event_loc_;
@@ -309,9 +339,9 @@ class TraceReader {
     if (kind == "inductor_output_code") {
       const auto& lines = payload_lines();
       if (!lines.empty() && starts_with(lines[0], "# AOT ID: ")) {
-        const std::string& l = lines[0];
+        std::string_view l = lines[0];
         auto q1 = l.find('\''), q2 = l.rfind('\'');
-        if (q1 != std::string::npos && q2 > q1) add_unique(c.aot_ids, l.substr(q1 + 1, q2 - q1 - 1));
+        if (q1 != std::string::npos && q2 > q1) add_unique(c.aot_ids, std::string(l.substr(q1 + 1, q2 - q1 - 1)));
       }
       c.output_code_hash = payload_md5();  // computed once, for the check and for this
       return;
@@ -344,13 +374,15 @@ class TraceReader {
   std::string path_;
   LogFacts& out_;
   DiagSink& diags_;
+  const bool skim_;
   bool have_event_ = false;
-  nlohmann::json envelope_;
+  TraceEnvelope envelope_;
   SourceLoc event_loc_;
-  std::string kind_;  // the event's name
   bool has_payload_ = false, payload_checked_ = false;
-  std::vector<std::string> payload_;
-  std::vector<SourceLoc> payload_locs_;
+  std::vector<std::string_view> payload_;  // the event's payload lines, without their tab
+  int payload_first_line_ = 0;             // the line number of payload_[0]; the others follow it
+  size_t pinned_ = 0;                      // payload_[0, pinned_) view owned_, not the read buffer
+  std::deque<std::string> owned_;          // copies of the open event's lines (a deque: views stay put)
   std::optional<std::string> payload_text_, payload_md5_;
   std::map<int, std::string> strings_;
   std::set<CompileId> started_;
@@ -360,21 +392,19 @@ class TraceReader {
 
 }  // namespace
 
-bool read_trace_log(const std::string& path, LogFacts& out, DiagSink& diags) {
+bool read_trace_log(const std::string& path, LogFacts& out, DiagSink& diags, bool skim_envelopes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     diags.error("dynamo-log-unreadable", "cannot open TORCH_TRACE log", {path, 0, 0});
     return false;
   }
-  TraceReader r(path, out, diags);
-  std::string line;
-  int n = 0;
-  while (std::getline(in, line)) {
-    bool unterminated = in.eof();  // getline hit EOF before a newline: the file was cut mid-line
-    r.feed(line, ++n, unterminated);
-  }
-  r.finish();
+  TraceReader r(path, out, diags, skim_envelopes);
+  read_lines(in, r);
   return true;
+}
+
+bool read_trace_log(const std::string& path, LogFacts& out, DiagSink& diags) {
+  return read_trace_log(path, out, diags, /*skim_envelopes=*/true);
 }
 
 }  // namespace ilint::dynamo

@@ -18,6 +18,8 @@ not committed). One folder per target under OUT:
   fuzz_dynamo_lines / fuzz_dynamo_logs
                     TORCH_LOGS text (stderr.txt), torchdynamo/debug.log and TORCH_TRACE logs, cut at
                     line boundaries into pieces of about 8 KB (the first 8 pieces of each file)
+  fuzz_trace_envelope
+                    the JSON text of every TORCH_TRACE envelope line (distinct ones)
 Files are named by content hash so re-running is idempotent. Prints the count per target.
 """
 import hashlib
@@ -88,9 +90,15 @@ def main():
             if name == "stderr.txt" or name.startswith("dedicated_log_torch_trace") or (
                     name == "debug.log" and os.path.basename(dp) == "torchdynamo"):
                 with open(path, errors="replace") as f:
-                    for piece in log_pieces(f.read()):
-                        put(out, "fuzz_dynamo_lines", piece)
-                        put(out, "fuzz_dynamo_logs", piece)
+                    text = f.read()
+                for piece in log_pieces(text):
+                    put(out, "fuzz_dynamo_lines", piece)
+                    put(out, "fuzz_dynamo_logs", piece)
+                if name.startswith("dedicated_log_torch_trace"):
+                    for line in text.splitlines():
+                        at = line.find("] {")
+                        if at >= 0:
+                            put(out, "fuzz_trace_envelope", line[at + 2:])
                 continue
             if name in ("output_code.py", "fx_graph_readable.py", "fx_graph_runnable.py", "fx_graph_transformed.py",
                         "inductor_provenance_tracking_node_mappings.json"):

@@ -1,6 +1,7 @@
 // The Dynamo log readers on the real captures in fixtures/, and on damaged copies of them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -9,6 +10,7 @@
 #include "analyzer/dynamo/literals.h"
 #include "analyzer/dynamo/log_line.h"
 #include "analyzer/dynamo/readers.h"
+#include "tests/log_facts_text.h"
 
 namespace fs = std::filesystem;
 using namespace ilint;
@@ -516,4 +518,67 @@ TEST(DynamoReaders, NonUtf8AndGarbageDoNotCrash) {
   EXPECT_FALSE(read_trace_log((dir / "nope.log").string(), m, dm));
   EXPECT_EQ(count_code(dm, "dynamo-log-unreadable"), 1u);
   fs::remove_all(dir);
+}
+
+// read_lines hands out views into its buffer: every line handed out must still be readable when
+// the sink's end() runs (the readers handle their last record or event there), and lines must
+// come out whole across block refills, a line longer than a block, a CR before the newline and a
+// last line without one.
+TEST(DynamoLogLine, ReadLinesKeepsTheLastLinesValidUntilTheSinkEnds) {
+  struct Keeper : LineSink {
+    std::vector<std::string_view> open;  // views not yet copied
+    std::vector<std::string> lines;
+    std::vector<bool> unterminated;
+    int pins = 0, ends = 0;
+    void line(std::string_view t, int lineno, bool cut, bool known_utf8) override {
+      EXPECT_EQ(lineno, static_cast<int>(lines.size() + open.size()) + 1);
+      if (known_utf8) EXPECT_TRUE(valid_utf8(t));
+      open.push_back(t);
+      unterminated.push_back(cut);
+    }
+    void pin() override {
+      ++pins;
+      for (auto v : open) lines.emplace_back(v);
+      open.clear();
+    }
+    void end() override {
+      ++ends;
+      pin();
+    }
+  };
+  std::string text;
+  std::vector<std::string> want;
+  for (int i = 0; i < 40000; ++i) want.push_back("V1202 line " + std::to_string(i) + std::string(i % 97, 'x'));
+  want.push_back(std::string(3 << 20, 'y'));  // longer than a block
+  want.push_back("bad \xff utf-8\r");
+  want.push_back("last, cut");
+  for (size_t i = 0; i < want.size(); ++i) text += want[i] + (i + 1 < want.size() ? "\n" : "");
+  std::istringstream in(text);
+  Keeper k;
+  read_lines(in, k);
+  EXPECT_EQ(k.ends, 1);
+  EXPECT_GE(k.pins, 4);
+  ASSERT_EQ(k.lines.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(k.lines[i], want[i]) << i;
+  EXPECT_TRUE(k.unterminated.back());
+  EXPECT_EQ(std::count(k.unterminated.begin(), k.unterminated.end(), true), 1);
+}
+
+// fuzz_dynamo_logs input 623d0983: a file whose last record (TORCH_LOGS) or event (TORCH_TRACE)
+// is still open at its end was handled after read_lines had freed the buffer its lines viewed
+// (AddressSanitizer: heap-use-after-free). The readers now handle it in LineSink::end(). Only a
+// sanitizer build sees the bug itself (scripts/sanitize.sh runs this test); here, both readers
+// read the file and the two ways of reading the trace agree.
+TEST(DynamoLogs, TheRecordOpenAtTheEndIsReadWhileItsLinesAreValid) {
+  const std::string path = std::string(ILINT_SOURCE_DIR) + "/tests/unit/regressions/dynamo_logs_last_record_outlives_buffer.log";
+  ASSERT_TRUE(fs::exists(path));
+  LogFacts text_facts, skimmed, parsed;
+  DiagSink d1, d2, d3;
+  ASSERT_TRUE(read_torch_logs(path, text_facts, d1));
+  EXPECT_GT(text_facts.lines, 0u);
+  ASSERT_TRUE(read_trace_log(path, skimmed, d2, true));
+  ASSERT_TRUE(read_trace_log(path, parsed, d3, false));
+  EXPECT_EQ(skimmed.lines, text_facts.lines);
+  EXPECT_EQ(count_code(d2, "trace-bad-envelope"), 1u);  // the last envelope is cut
+  EXPECT_EQ(ilint::testing::describe_log_facts(skimmed, d2), ilint::testing::describe_log_facts(parsed, d3));
 }

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <random>
 
+#include "analyzer/dynamo/readers.h"
 #include "analyzer/parse/cpp_kernel_hand.h"
 #include "analyzer/parse/cpp_wrapper_hand.h"
 #include "analyzer/parse/cpp_limits.h"
@@ -310,6 +311,12 @@ TEST(Robustness, EverySavedCrashInputParses) {
       // Its contract with Clang: CppWrapperHand.SavedFuzzInputsKeepTheContract.
       Compile c;
       (void)read_cpp_wrapper_hand(c, text, 7, name, diags, nullptr);
+    } else if (name.rfind("dynamo_logs_", 0) == 0) {
+      // As fuzz_dynamo_logs reads it (DynamoLogs.TheRecordOpenAtTheEndIsReadWhileItsLinesAreValid
+      // checks more of this one).
+      dynamo::LogFacts text_facts, trace_facts;
+      EXPECT_TRUE(dynamo::read_torch_logs(e.path().string(), text_facts, diags)) << name;
+      EXPECT_TRUE(dynamo::read_trace_log(e.path().string(), trace_facts, diags)) << name;
     } else {
       ADD_FAILURE() << "regression input without a reader prefix: " << name;
     }
