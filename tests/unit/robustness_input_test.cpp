@@ -324,6 +324,40 @@ TEST(Robustness, EverySavedCrashInputParses) {
   EXPECT_GT(n, 0u);
 }
 
+// fuzz_output_code input 863836f6: a cpp_wrapper=True output_code.py whose definition of
+// cpp_fused_div_1 was cut away while its declaration and launch stayed. It broke the target's
+// "every launch names a kernel of the file" invariant, which holds for the Python wrapper only: a
+// CUDA C++ wrapper launches Triton kernels built elsewhere (s1_cuda_cppwrap), so a launch of a
+// kernel the file does not define is the model's normal case there (a diagnostic for it warned on
+// every launch of that capture, and was dropped). Both wrapper readers keep the launch and its
+// in-place write, read off the declaration's `in_out_ptr0`.
+TEST(Robustness, ACppWrapperLaunchOfAKernelItOnlyDeclaresIsKept) {
+  const fs::path file =
+      fs::path(ILINT_SOURCE_DIR) / "tests/unit/regressions/output_code_cpp_wrapper_launches_undefined_kernel.py";
+  const std::string text = read_all(file);
+  ASSERT_FALSE(text.empty());
+  std::vector<bool> hand_settings = {true};
+#ifdef ILINT_HAVE_CLANG
+  hand_settings.push_back(false);
+#endif
+  for (bool hand : hand_settings) {
+    HandReadersScope scope(hand);
+    DiagSink diags;
+    Compile c;
+    parse_output_code("output_code.py", text, c, diags);
+    EXPECT_TRUE(c.cpp_wrapper);
+    EXPECT_EQ(c.kernel("cpp_fused_div_1"), nullptr);
+    bool launched = false, mutation = false;
+    for (const auto& l : c.launches) launched = launched || l.kernel == "cpp_fused_div_1";
+    for (const auto& m : c.mutations) mutation = mutation || (m.kernel == "cpp_fused_div_1" && m.via == "in_out_ptr");
+    EXPECT_TRUE(launched) << "hand reader " << hand;
+    EXPECT_TRUE(mutation) << "hand reader " << hand;
+    Analysis a;
+    a.program.compiles.push_back(std::move(c));
+    run_rules(a.program, AnalyzeOptions{}, a.findings, a.diags);  // rules take a launch without a kernel
+  }
+}
+
 TEST(Robustness, HostileInputOutputIsDeterministicAcrossJobs) {
   // The broken folders of this file, side by side with a real capture: same bytes at -j1 and -j3.
   TempDir t;
