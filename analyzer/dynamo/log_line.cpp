@@ -143,30 +143,27 @@ size_t skip_ascii(std::string_view s, size_t i) {
   return i;
 }
 
-}  // namespace
-
-bool valid_utf8(std::string_view s) {
+// The position of the first byte that starts no well-formed UTF-8 sequence, or s.size().
+size_t first_invalid_utf8(std::string_view s) {
   for (size_t i = 0;;) {
     i = skip_ascii(s, i);
-    if (i >= s.size()) return true;
+    if (i >= s.size()) return s.size();
     size_t len = utf8_sequence_length(s, i);
-    if (len == 0) return false;
+    if (len == 0) return i;
     i += len;
   }
 }
+
+}  // namespace
+
+bool valid_utf8(std::string_view s) { return first_invalid_utf8(s) == s.size(); }
 
 bool sanitize_utf8(std::string& s) {
   // Valid text (nearly every log line, nearly all of it ASCII) is left where it is: the first
   // invalid sequence is found before anything is copied.
   const size_t n = s.size();
-  size_t i = 0;
-  for (;;) {
-    i = skip_ascii(s, i);
-    if (i >= n) return false;
-    size_t len = utf8_sequence_length(s, i);
-    if (len == 0) break;
-    i += len;
-  }
+  size_t i = first_invalid_utf8(s);
+  if (i == n) return false;
   std::string out;
   out.reserve(n + 2);
   out.append(s, 0, i);
@@ -225,6 +222,16 @@ void read_lines(std::istream& in, LineSink& sink) {
     len -= begin;
     searched = len;
   }
+}
+
+std::string_view Utf8Lines::repaired(std::string_view raw, int lineno) {
+  copy_.assign(raw);
+  sanitize_utf8(copy_);
+  if (!warned_) {
+    warned_ = true;
+    diags_.warning("dynamo-log-encoding", "invalid UTF-8 bytes replaced (first at this line)", {path_, lineno, 0});
+  }
+  return copy_;
 }
 
 // ------------------------------------------------------------------ MD5 (RFC 1321)

@@ -2,10 +2,14 @@
 // TORCH_TRACE put on every line, the compile id in brackets, UTF-8 repair and MD5 (TORCH_TRACE
 // records the md5 of each payload, which tells a truncated or edited payload from a whole one).
 #pragma once
+#include <deque>
 #include <istream>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "analyzer/util/diag.h"
 
 namespace ilint::dynamo {
 
@@ -67,6 +71,59 @@ class LineSink {
 // std::getline makes) and calls sink.end(); the complete lines of a block are checked as UTF-8
 // at once. A line longer than a block grows the buffer.
 void read_lines(std::istream& in, LineSink& sink);
+
+// A log's lines as text, for the three Dynamo log readers: a line itself when it is valid UTF-8,
+// else a copy with every invalid sequence replaced (sanitize_utf8), and one "dynamo-log-encoding"
+// warning, at the file's first such line.
+class Utf8Lines {
+ public:
+  Utf8Lines(const std::string& path, DiagSink& diags) : path_(path), diags_(diags) {}
+  // `raw`, or its repaired copy (valid until the next call). `known_utf8`: read_lines checked it.
+  // Inline: it is called for every line, and nearly every line is valid.
+  std::string_view text(std::string_view raw, int lineno, bool known_utf8) {
+    copied_ = !known_utf8 && !valid_utf8(raw);
+    return copied_ ? repaired(raw, lineno) : raw;
+  }
+  // The last text() was the copy: a view of it is kept with KeptLines::push_copy.
+  bool copied() const { return copied_; }
+
+ private:
+  std::string_view repaired(std::string_view raw, int lineno);
+
+  const std::string& path_;
+  DiagSink& diags_;
+  std::string copy_;
+  bool copied_ = false, warned_ = false;
+};
+
+// The lines a reader keeps from read_lines() (a record's, an event's payload): views of the read
+// buffer until pin() copies them out.
+class KeptLines {
+ public:
+  void push(std::string_view line) { views_.push_back(line); }
+  // A line that views no read buffer (Utf8Lines' copy): owned at once. The views before it are
+  // pinned first, so that the owned ones stay a prefix.
+  void push_copy(std::string_view line) {
+    pin();
+    views_.push_back(owned_.emplace_back(line));
+    ++pinned_;
+  }
+  void pin() {
+    for (; pinned_ < views_.size(); ++pinned_) views_[pinned_] = owned_.emplace_back(views_[pinned_]);
+  }
+  void clear() {
+    views_.clear();
+    owned_.clear();
+    pinned_ = 0;
+  }
+  const std::vector<std::string_view>& views() const { return views_; }
+  bool empty() const { return views_.empty(); }
+
+ private:
+  std::vector<std::string_view> views_;
+  size_t pinned_ = 0;              // views_[0, pinned_) view owned_
+  std::deque<std::string> owned_;  // a deque: the views of its strings stay put as it grows
+};
 
 // Lowercase hex MD5 of `data`.
 std::string md5_hex(std::string_view data);

@@ -4,7 +4,6 @@
 // Every TORCH_LOGS line carries the glog prefix; one log record spans consecutive lines with the
 // same prefix (time, logger file:line, compile id, artifact). Records are handled by what their
 // first line says; anything else is skipped, so unknown or new messages never stop the reader.
-#include <deque>
 #include <fstream>
 #include <set>
 
@@ -122,28 +121,19 @@ struct Record {
   std::string cid_text;
   std::string artifact;
   char level = 'V';
-  std::vector<std::string_view> lines;
-  int first_line = 0;  // lines[i] is line first_line + i of the file
+  KeptLines lines;
+  int first_line = 0;  // its i-th line is line first_line + i of the file
 };
 
 class TorchLogsReader : public LineSink {
  public:
-  TorchLogsReader(const std::string& path, LogFacts& out, DiagSink& diags) : path_(path), out_(out), diags_(diags) {}
+  TorchLogsReader(const std::string& path, LogFacts& out, DiagSink& diags)
+      : path_(path), out_(out), diags_(diags), utf8_(path_, diags) {}
 
   void line(std::string_view raw, int lineno, bool, bool known_utf8) override {
     ++out_.lines;
     if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
-    std::string_view text = raw;
-    if (!known_utf8 && !valid_utf8(raw)) {
-      std::string repaired(raw);
-      sanitize_utf8(repaired);
-      if (!warned_utf8_) {
-        warned_utf8_ = true;
-        diags_.warning("dynamo-log-encoding", "invalid UTF-8 bytes replaced (first at this line)", {path_, lineno, 0});
-      }
-      repaired_.push_back(std::move(repaired));  // dropped with the record it joins, or at the next line
-      text = repaired_.back();
-    }
+    const std::string_view text = utf8_.text(raw, lineno, known_utf8);
     auto g = parse_glog_view(text);
     if (!g) {
       flush();
@@ -174,23 +164,19 @@ class TorchLogsReader : public LineSink {
     ((key_ += '|') += cid) += '|';
     key_ += artifact;
     if (key_ != cur_.key) {
-      flush(/*keep_last_repair=*/text.data() != raw.data());
+      flush();
       cur_.key = key_;
       cur_.cid_text = cid;
       cur_.artifact = artifact;
       cur_.level = g->level;
       cur_.first_line = lineno;
     }
-    cur_.lines.push_back(rest);
+    if (utf8_.copied()) cur_.lines.push_copy(rest);
+    else cur_.lines.push(rest);
   }
 
   // The open record's lines that still view the read buffer are copied out.
-  void pin() override {
-    for (; pinned_ < cur_.lines.size(); ++pinned_) {
-      owned_.emplace_back(cur_.lines[pinned_]);
-      cur_.lines[pinned_] = owned_.back();
-    }
-  }
+  void pin() override { cur_.lines.pin(); }
 
   void end() override {
     flush();
@@ -208,27 +194,20 @@ class TorchLogsReader : public LineSink {
     return session_;
   }
 
-  // Ends the open record. `keep_last_repair`: the line being read is the last repaired copy,
-  // and starts the next record.
-  void flush(bool keep_last_repair = false) {
+  void flush() {
     if (!cur_.lines.empty()) handle(cur_);
     cur_.key.clear();
     cur_.lines.clear();
-    pinned_ = 0;
-    owned_.clear();
-    std::string last;
-    if (keep_last_repair) last = std::move(repaired_.back());
-    repaired_.clear();
-    if (keep_last_repair) repaired_.push_back(std::move(last));
   }
 
   SourceLoc loc(const Record& r, size_t i) const { return {path_, r.first_line + static_cast<int>(i), 0}; }
 
   void handle(const Record& r) {
+    const std::vector<std::string_view>& lines = r.lines.views();
     std::optional<CompileId> id = r.cid_text.empty() ? std::nullopt : parse_compile_id(r.cid_text);
-    std::string_view first = r.lines[0];
+    std::string_view first = lines[0];
     if (r.artifact == "graph_breaks" && starts_with(first, "Graph break") && first.find(" in user code at ") != std::string::npos) {
-      GraphBreak gb = parse_graph_break(r.lines, loc(r, 0));
+      GraphBreak gb = parse_graph_break(lines, loc(r, 0));
       if (id) {
         gb.session = session_for(*id, true);
         gb.compile_id = id->str();
@@ -254,8 +233,8 @@ class TorchLogsReader : public LineSink {
         note_user_file(c.code_loc.file);
       }
       c.recompile_log_loc = loc(r, 0);
-      for (size_t i = 1; i < r.lines.size(); ++i) {
-        std::string t = trim(r.lines[i]);
+      for (size_t i = 1; i < lines.size(); ++i) {
+        std::string t = trim(lines[i]);
         if (!starts_with(t, "- ")) continue;
         std::string body = t.substr(2);
         if (auto f = parse_guard_failure(body)) {
@@ -267,7 +246,7 @@ class TorchLogsReader : public LineSink {
     }
     if (r.artifact == "guards" && id) {
       bool tree = false;
-      for (const auto& l : r.lines)
+      for (const auto& l : lines)
         if (trim(l) == "TREE_GUARD_MANAGER:") tree = true;
       if (!tree) return;  // "GUARDS:", the Python shape guard function, "Guard eval latency"
       int s = session_for(*id, true);
@@ -275,8 +254,8 @@ class TorchLogsReader : public LineSink {
       // A second guard tree for the same compile (one from a later session) is handled by
       // session_for; within a session, keep the first.
       if (!c.guards_seen) {
-        for (size_t i = 0; i < r.lines.size(); ++i)
-          if (auto g = parse_guard_tree_line(r.lines[i], loc(r, i))) c.guards.push_back(std::move(*g));
+        for (size_t i = 0; i < lines.size(); ++i)
+          if (auto g = parse_guard_tree_line(lines[i], loc(r, i))) c.guards.push_back(std::move(*g));
         c.guards_seen = true;
       }
       c.has_graph = true;
@@ -285,7 +264,7 @@ class TorchLogsReader : public LineSink {
     }
     if (r.artifact == "output_code") {
       if (!id) return;
-      for (const auto& l : r.lines)
+      for (const auto& l : lines)
         if (starts_with(l, "# AOT ID: ")) {
           auto& c = out_.at(session_, *id, loc(r, 0), "torch_logs");
           auto q1 = l.find('\''), q2 = l.rfind('\'');
@@ -335,13 +314,13 @@ class TorchLogsReader : public LineSink {
       }
       return;
     }
-    for (size_t i = 0; i < r.lines.size(); ++i) {
-      std::string_view l = r.lines[i];
+    for (size_t i = 0; i < lines.size(); ++i) {
+      std::string_view l = lines[i];
       if (l.find("hit config.recompile_limit") != std::string::npos ||
           l.find("hit config.cache_size_limit") != std::string::npos) {
         std::string text = trim(l);
-        for (size_t k = i + 1; k < r.lines.size() && k <= i + 3; ++k) {
-          std::string t = trim(r.lines[k]);
+        for (size_t k = i + 1; k < lines.size() && k <= i + 3; ++k) {
+          std::string t = trim(lines[k]);
           text += "\n" + t;
           if (starts_with(t, "function: '")) {
             auto q = t.find('\'', 11);
@@ -364,14 +343,11 @@ class TorchLogsReader : public LineSink {
   std::string path_;
   LogFacts& out_;
   DiagSink& diags_;
+  Utf8Lines utf8_;
   Record cur_;
-  std::string key_;                  // the line being read's key (a buffer kept between lines)
-  size_t pinned_ = 0;                // cur_.lines[0, pinned_) view owned_, not the read buffer
-  std::deque<std::string> owned_;    // copies of the open record's lines (a deque: views stay put)
-  std::deque<std::string> repaired_; // lines with invalid UTF-8, repaired, that the record may view
+  std::string key_;  // the line being read's key (a buffer kept between lines)
   int session_ = 0;
   std::set<CompileId> closed_;
-  bool warned_utf8_ = false;
 };
 
 }  // namespace
@@ -387,44 +363,58 @@ bool read_torch_logs(const std::string& path, LogFacts& out, DiagSink& diags) {
   return true;
 }
 
+namespace {
+
+// torchdynamo/debug.log: each "Graph break in user code at F:L" message, up to the next line
+// that starts "Graph break".
+class DebugLogReader : public LineSink {
+ public:
+  DebugLogReader(const std::string& path, LogFacts& out, DiagSink& diags) : path_(path), out_(out), utf8_(path_, diags) {}
+
+  void line(std::string_view raw, int lineno, bool, bool known_utf8) override {
+    ++out_.lines;
+    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+    const std::string_view text = utf8_.text(raw, lineno, known_utf8);
+    if (starts_with(text, "Graph break")) {
+      flush();
+      if (text.find(" in user code at ") == std::string_view::npos) return;  // "Graph break from `Tensor.item()`"
+      first_line_ = lineno;
+    } else if (lines_.empty()) {
+      return;
+    }
+    if (utf8_.copied()) lines_.push_copy(text);
+    else lines_.push(text);
+  }
+  void pin() override { lines_.pin(); }
+  void end() override { flush(); }
+
+ private:
+  void flush() {
+    if (!lines_.empty()) {
+      GraphBreak gb = parse_graph_break(lines_.views(), {path_, first_line_, 0});
+      gb.session = -1;
+      out_.breaks.push_back(std::move(gb));
+    }
+    lines_.clear();
+  }
+
+  std::string path_;
+  LogFacts& out_;
+  Utf8Lines utf8_;
+  KeptLines lines_;  // the message being read
+  int first_line_ = 0;
+};
+
+}  // namespace
+
 bool read_dynamo_debug_log(const std::string& path, LogFacts& out, DiagSink& diags) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     diags.error("dynamo-log-unreadable", "cannot open torchdynamo/debug.log", {path, 0, 0});
     return false;
   }
-  std::vector<std::string> lines;
-  std::vector<SourceLoc> locs;
-  auto flush = [&] {
-    if (!lines.empty()) {
-      GraphBreak gb = parse_graph_break(std::vector<std::string_view>(lines.begin(), lines.end()), locs[0]);
-      gb.session = -1;
-      out.breaks.push_back(std::move(gb));
-    }
-    lines.clear();
-    locs.clear();
-  };
-  std::string line;
-  int n = 0;
-  bool warned = false;
-  while (std::getline(in, line)) {
-    ++n;
-    ++out.lines;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (sanitize_utf8(line) && !warned) {
-      warned = true;
-      diags.warning("dynamo-log-encoding", "invalid UTF-8 bytes replaced (first at this line)", {path, n, 0});
-    }
-    if (starts_with(line, "Graph break")) {
-      flush();
-      if (line.find(" in user code at ") == std::string::npos) continue;  // "Graph break from `Tensor.item()`"
-    }
-    if (!lines.empty() || starts_with(line, "Graph break")) {
-      lines.push_back(line);
-      locs.push_back({path, n, 0});
-    }
-  }
-  flush();
+  DebugLogReader r(path, out, diags);
+  read_lines(in, r);
   return true;
 }
 

@@ -42,16 +42,22 @@ bool listed(std::initializer_list<std::string_view> fields, std::string_view f) 
   return false;
 }
 
-// The envelope keys that give an event its context rather than its name.
-bool is_context_key(std::string_view k) {
-  return k == "frame_id" || k == "frame_compile_id" || k == "attempt" || k == "has_payload" || k == "rank" ||
-         k == "stack" || k == "compiled_autograd_id";
-}
-// The context keys the reader reads.
-bool is_read_context_key(std::string_view k) {
-  return k == "frame_id" || k == "frame_compile_id" || k == "attempt" || k == "has_payload";
-}
+// The envelope keys that give an event its context rather than its name; the reader reads the
+// first four.
+constexpr std::string_view kContextKeys[] = {"frame_id", "frame_compile_id", "attempt", "has_payload",
+                                             "rank",     "stack",            "compiled_autograd_id"};
+constexpr size_t kReadContextKeys = 4;
 
+bool is_context_key(std::string_view k) {
+  for (std::string_view c : kContextKeys)
+    if (c == k) return true;
+  return false;
+}
+bool is_read_context_key(std::string_view k) {
+  for (size_t i = 0; i < kReadContextKeys; ++i)
+    if (kContextKeys[i] == k) return true;
+  return false;
+}
 
 // A value the skimmer found, as nlohmann would have built it. Strings, small integers and
 // literals are built here; the rest (objects, arrays, other numbers) are short where the reader
@@ -124,7 +130,8 @@ void parse_trace_envelope(std::string_view text, TraceEnvelope& out) {
       break;
     }
   out.fields = nlohmann::json::object();
-  for (const char* k : {"frame_id", "frame_compile_id", "attempt", "has_payload"}) {
+  for (size_t i = 0; i < kReadContextKeys; ++i) {
+    const std::string k(kContextKeys[i]);
     auto it = dom.find(k);
     if (it != dom.end()) out.fields[k] = std::move(*it);
   }

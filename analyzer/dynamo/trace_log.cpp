@@ -11,7 +11,6 @@
 // buffer until the buffer is refilled, when the lines of the event still open are copied out. An
 // envelope is skimmed for the keys the reader reads (trace_envelope.h); nlohmann parses it whole
 // only where the skimmer is unsure, and reports what is wrong with one that is not JSON.
-#include <deque>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -41,40 +40,23 @@ std::string json_str(const nlohmann::json& j, const char* key) {
 class TraceReader : public LineSink {
  public:
   TraceReader(const std::string& path, LogFacts& out, DiagSink& diags, bool skim)
-      : path_(path), out_(out), diags_(diags), skim_(skim) {}
+      : path_(path), out_(out), diags_(diags), skim_(skim), utf8_(path_, diags) {}
 
   void line(std::string_view raw, int lineno, bool last_line_unterminated, bool known_utf8) override {
     ++out_.lines;
     if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
-    const bool repair = !known_utf8 && !valid_utf8(raw);
-    if (repair && !warned_utf8_) {
-      warned_utf8_ = true;
-      diags_.warning("dynamo-log-encoding", "invalid UTF-8 bytes replaced (first at this line)", {path_, lineno, 0});
-    }
-    if (!raw.empty() && raw[0] == '\t') {
+    const std::string_view line = utf8_.text(raw, lineno, known_utf8);
+    if (!line.empty() && line[0] == '\t') {
       if (!have_event_) {
         ++out_.unparsed_lines;
         return;
       }
-      std::string_view line = raw.substr(1);
-      if (repair) {
-        std::string repaired(raw);
-        sanitize_utf8(repaired);
-        owned_.push_back(repaired.substr(1));
-        line = owned_.back();
-      }
       if (payload_.empty()) payload_first_line_ = lineno;
-      payload_.push_back(line);
+      if (utf8_.copied()) payload_.push_copy(line.substr(1));
+      else payload_.push(line.substr(1));
       return;
     }
     finish_event();
-    std::string repaired;
-    std::string_view line = raw;
-    if (repair) {
-      repaired = raw;
-      sanitize_utf8(repaired);
-      line = repaired;
-    }
     if (line.empty()) return;  // tlparse skips blank lines as log stutter
     auto rest = glog_rest(line);
     if (!rest || rest->empty() || (*rest)[0] != '{') {
@@ -107,12 +89,7 @@ class TraceReader : public LineSink {
   }
 
   // The open event's payload lines that still view the read buffer are copied out.
-  void pin() override {
-    for (; pinned_ < payload_.size(); ++pinned_) {
-      owned_.emplace_back(payload_[pinned_]);
-      payload_[pinned_] = owned_.back();
-    }
-  }
+  void pin() override { payload_.pin(); }
 
   void end() override {
     finish_event(/*last=*/true);
@@ -134,8 +111,6 @@ class TraceReader : public LineSink {
     payload_text_.reset();
     payload_md5_.reset();
     payload_.clear();
-    pinned_ = 0;
-    owned_.clear();
     envelope_.fields = nlohmann::json();
   }
 
@@ -144,9 +119,9 @@ class TraceReader : public LineSink {
     if (!payload_text_) {
       payload_text_.emplace();
       if (has_payload_)
-        for (size_t i = 0; i < payload_.size(); ++i) {
+        for (size_t i = 0; i < payload_.views().size(); ++i) {
           if (i) *payload_text_ += '\n';
-          *payload_text_ += payload_[i];
+          *payload_text_ += payload_.views()[i];
         }
     }
     return *payload_text_;
@@ -170,7 +145,7 @@ class TraceReader : public LineSink {
   // What handle() reads the payload through, so that whatever it reads is checked.
   const std::vector<std::string_view>& payload_lines() {
     check_payload();
-    return payload_;
+    return payload_.views();
   }
   SourceLoc payload_loc(size_t i) const { return {path_, payload_first_line_ + static_cast<int>(i), 0}; }
   const std::string& payload_text() {
@@ -379,15 +354,14 @@ class TraceReader : public LineSink {
   TraceEnvelope envelope_;
   SourceLoc event_loc_;
   bool has_payload_ = false, payload_checked_ = false;
-  std::vector<std::string_view> payload_;  // the event's payload lines, without their tab
-  int payload_first_line_ = 0;             // the line number of payload_[0]; the others follow it
-  size_t pinned_ = 0;                      // payload_[0, pinned_) view owned_, not the read buffer
-  std::deque<std::string> owned_;          // copies of the open event's lines (a deque: views stay put)
+  Utf8Lines utf8_;
+  KeptLines payload_;           // the event's payload lines, without their tab
+  int payload_first_line_ = 0;  // the line number of the first; the others follow it
   std::optional<std::string> payload_text_, payload_md5_;
   std::map<int, std::string> strings_;
   std::set<CompileId> started_;
   int session_ = 0;
-  bool warned_utf8_ = false, warned_foreign_ = false;
+  bool warned_foreign_ = false;
 };
 
 }  // namespace

@@ -7,7 +7,7 @@
 // It accepts exactly what nlohmann::json::parse accepts (strict: one value, whitespace around it)
 // or answers Unsure, never No: the caller then parses the text with nlohmann, which says what is
 // wrong. Unsure also covers what is valid but left to nlohmann: a key with an escape, nesting
-// deeper than 512. tests/unit/json_skim_test.cpp and tests/fuzz/fuzz_json_skim.cpp check it
+// deeper than 512. tests/unit/json_skim_test.cpp and tests/fuzz/fuzz_trace_envelope.cpp check it
 // against nlohmann.
 #pragma once
 #include <cstdint>

@@ -25,8 +25,6 @@ namespace fs = std::filesystem;
 using namespace ilint;
 using nlohmann::json;
 
-using ilint::testing::same_json;
-
 namespace {
 
 std::vector<std::string> fixture_traces() {
@@ -53,68 +51,18 @@ const std::vector<std::string>& fixture_envelopes() {
   return all;
 }
 
-// Checks json_object_members against nlohmann on `text`; true when it answered Yes.
+// json_object_members against nlohmann on `text` (tests/json_compare.h); true when it answered Yes.
 bool members_match_nlohmann(std::string_view text) {
-  std::vector<scan::JsonMember> members, children;
-  bool yes = scan::json_object_members(text, members, &children) == scan::Match::Yes;
-  json dom;
-  bool parsed = true;
-  try {
-    dom = json::parse(text);
-  } catch (const json::exception&) {
-    parsed = false;
-  }
-  if (!yes) return false;
-  EXPECT_TRUE(parsed && dom.is_object()) << "skimmed what nlohmann rejects: " << text.substr(0, 200);
-  if (!parsed || !dom.is_object()) return true;
-  // nlohmann keeps the last of a repeated key: so must the caller, so compare that one.
-  for (size_t i = 0; i < members.size(); ++i) {
-    const auto& m = members[i];
-    bool last = true;
-    for (size_t k = i + 1; k < members.size(); ++k) last = last && members[k].key != m.key;
-    if (!last) continue;
-    const json& want = dom[std::string(m.key)];
-    EXPECT_TRUE(same_json(json::parse(m.value.text), want)) << m.key;
-    if (m.value.type == scan::JsonType::String) EXPECT_EQ(scan::json_string_value(m.value.text), want.get<std::string>());
-    EXPECT_EQ(m.value.type == scan::JsonType::Object, want.is_object());
-    EXPECT_EQ(m.value.type == scan::JsonType::Array, want.is_array());
-    EXPECT_EQ(m.value.type == scan::JsonType::String, want.is_string());
-    EXPECT_EQ(m.value.type == scan::JsonType::Number, want.is_number());
-    if (int64_t v; m.value.type == scan::JsonType::Number && scan::json_small_integer(m.value.text, v))
-      EXPECT_TRUE(want.is_number_integer() && want.get<int64_t>() == v) << m.value.text;
-    if (!want.is_object()) continue;
-    size_t n = 0;
-    for (const auto& c : children)
-      if (c.parent == static_cast<int>(i)) {
-        ++n;
-        EXPECT_TRUE(want.contains(std::string(c.key))) << c.key;
-        if (c.value.type == scan::JsonType::String)
-          EXPECT_EQ(scan::json_string_value(c.value.text), json::parse(c.value.text).get<std::string>());
-      }
-    EXPECT_GE(n, want.size());  // every key, repeated ones as often as they appear
-  }
-  for (const auto& c : children) EXPECT_TRUE(c.parent >= 0 && c.parent < static_cast<int>(members.size()));
-  return true;
+  bool skimmed = false;
+  EXPECT_EQ(ilint::testing::json_members_difference(text, skimmed), "") << text.substr(0, 300);
+  return skimmed;
 }
 
-// One envelope text both ways. Returns true when the skimmer took it.
+// One envelope text both ways (tests/json_compare.h). Returns true when the skimmer took it.
 bool envelope_same_both_ways(std::string_view text) {
-  dynamo::TraceEnvelope fast, slow;
-  bool took = dynamo::skim_trace_envelope(text, fast);
-  bool parsed = true;
-  std::string error;
-  try {
-    dynamo::parse_trace_envelope(text, slow);
-  } catch (const json::exception& e) {
-    parsed = false;
-    error = e.what();
-  }
-  if (!took) return false;
-  EXPECT_TRUE(parsed && slow.fields.is_object()) << "skimmed what nlohmann rejects (" << error << "): " << text;
-  if (!parsed) return true;
-  EXPECT_EQ(fast.kind, slow.kind) << text.substr(0, 300);
-  EXPECT_TRUE(same_json(fast.fields, slow.fields)) << fast.fields.dump() << "\nvs\n" << slow.fields.dump();
-  return true;
+  bool skimmed = false;
+  EXPECT_EQ(ilint::testing::envelope_difference(text, skimmed), "") << text.substr(0, 300);
+  return skimmed;
 }
 
 std::string read_facts(const std::string& path, bool skim) {
