@@ -120,7 +120,6 @@ struct Record {
   std::string key;  // time|file:line|cid|artifact
   std::string cid_text;
   std::string artifact;
-  char level = 'V';
   KeptLines lines;
   int first_line = 0;  // its i-th line is line first_line + i of the file
 };
@@ -168,7 +167,6 @@ class TorchLogsReader : public LineSink {
       cur_.key = key_;
       cur_.cid_text = cid;
       cur_.artifact = artifact;
-      cur_.level = g->level;
       cur_.first_line = lineno;
     }
     if (utf8_.copied()) cur_.lines.push_copy(rest);
