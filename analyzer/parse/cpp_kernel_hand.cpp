@@ -18,6 +18,7 @@
 
 #include "analyzer/parse/cpp_kernel_facts.h"
 #include "analyzer/parse/cpp_text.h"
+#include "analyzer/util/word_set.h"
 
 #include <algorithm>
 #include <cmath>
@@ -545,7 +546,7 @@ class Parser {
   static bool is_reserved_name(std::string_view n) {
     if (is_cpp_keyword(n) || n == "restrict" || n == "final" || n == "override" || n == "import" || n == "module")
       return true;
-    static const std::set<std::string_view> prelude = {
+    static const WordSet prelude = {
         "Welford", "IsVecType", "welford_combine", "WeightRecp", "welford_vec_reduce_all", "max_propagate_nan",
         "min_propagate_nan", "sum_masked_reduce", "prod_masked_reduce", "max_masked_reduce", "min_masked_reduce",
         "xor_sum_masked_reduce", "CascadeSumHelper", "cascade_sum_combine", "cascade_sum_final", "IndexValue",
@@ -558,7 +559,7 @@ class Parser {
         // added to the prelude in session 17
         "WelfordHelper", "IndexValueVec", "argmin_combine_vec", "argmax_combine_vec", "argmin_vec_reduce_all",
         "argmax_vec_reduce_all", "any_masked_reduce", "normalized_rand_cpu", "transpose_mxn"};
-    return prelude.count(n) > 0 || n.rfind("__", 0) == 0;  // `__`: reserved to the implementation
+    return prelude.contains(n) || n.rfind("__", 0) == 0;  // `__`: reserved to the implementation
   }
 
   // ---- types as written
@@ -566,7 +567,7 @@ class Parser {
   // A scalar type name at the cursor (keyword, typedef or c10/at class), consumed; nullopt
   // (nothing consumed) when there is none.
   std::optional<Scalar> scalar_type_name() {
-    static const std::map<std::string_view, Scalar> words = {
+    static const WordMap<Scalar> words = {
         {"void", Scalar::Void},       {"bool", Scalar::Bool},       {"char", Scalar::Char},
         {"short", Scalar::Short},     {"int", Scalar::Int},         {"long", Scalar::Long},
         {"float", Scalar::Float},     {"double", Scalar::Double},   {"int8_t", Scalar::SChar},
@@ -592,13 +593,13 @@ class Parser {
       default: return std::nullopt;
     }
     if (cur().text == "unsigned" || cur().text == "signed") decline("an unsigned/signed type spelled in words");
-    auto it = words.find(cur().text);
-    if (it == words.end()) return std::nullopt;
+    const Scalar* it = words.find(cur().text);
+    if (!it) return std::nullopt;
     if ((cur().text == "long" || cur().text == "short") && peek(1).kind == TK::Ident &&
         (peek(1).text == "long" || peek(1).text == "int" || peek(1).text == "double"))
       decline("a type spelled in several words");
     ++p_;
-    return it->second;
+    return *it;
   }
 
   // `at::vec::Vectorized<T>`, `at::vec::VectorizedN<T, N>`, `at::vec::VecMask<T, N>` at the
@@ -1006,10 +1007,10 @@ class Parser {
   }
 
   static bool is_keyword(std::string_view w) {
-    static const std::set<std::string_view> kw = {"if", "else", "for", "while", "do", "return", "auto", "const",
+    static const WordSet kw = {"if", "else", "for", "while", "do", "return", "auto", "const",
                                                   "static", "template", "decltype", "static_cast", "true", "false",
                                                   "new", "delete", "sizeof", "operator", "this", "nullptr"};
-    return kw.count(w) > 0;
+    return kw.contains(w);
   }
 
   // `T v = init`: what copy-initialization accepts (without the overloads Clang would weigh).
@@ -1109,8 +1110,8 @@ class Parser {
   Node* parse_assign() {
     DepthGuard g(depth_);
     Node* lhs = parse_cond();
-    static const std::set<std::string_view> ops = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="};
-    if (cur().kind == TK::Punct && ops.count(cur().text)) {
+    static const WordSet ops = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="};
+    if (cur().kind == TK::Punct && ops.contains(cur().text)) {
       const Token& opt = cur();
       ++p_;
       Node* rhs = parse_assign();
@@ -1499,11 +1500,11 @@ class Parser {
     auto int_arg = [&](Node* a) {
       if (!a->type.is_arith() || a->type.is_class()) decline("a count that is not a number");
     };
-    static const std::set<std::string_view> vec_unary = {
+    static const WordSet vec_unary = {
         "abs", "neg", "sqrt", "rsqrt", "reciprocal", "exp", "exp2", "expm1", "exp_u20", "fexp_u20", "log", "log1p",
         "log2", "log10", "sin", "cos", "tan", "tanh", "sinh", "cosh", "asin", "acos", "atan", "erf", "erfc", "erfinv",
         "floor", "ceil", "trunc", "round", "frac", "sign", "lgamma", "isnan"};
-    static const std::set<std::string_view> vec_binary = {"pow", "fmod", "atan2", "hypot", "nextafter",
+    static const WordSet vec_binary = {"pow", "fmod", "atan2", "hypot", "nextafter",
                                                           "eq",  "ne",   "lt",    "le",    "gt", "ge"};
     if (t.kind == Type::UniqueArr) {
       if (m.name != "get" || m.has_targs || !args.empty()) decline("a std::unique_ptr member the hand reader does not know");
@@ -1519,12 +1520,12 @@ class Parser {
         c->type = scalar(Scalar::Void);
         return c;
       }
-      if (vec_unary.count(m.name) && (t.kind == Type::Vec || m.name == "abs" || m.name == "neg")) {
+      if (vec_unary.contains(m.name) && (t.kind == Type::Vec || m.name == "abs" || m.name == "neg")) {
         need_args(0, 0);
         c->type = t;
         return c;
       }
-      if (t.kind == Type::Vec && vec_binary.count(m.name)) {
+      if (t.kind == Type::Vec && vec_binary.contains(m.name)) {
         need_args(1, 1);
         if (!(args[0]->type == t)) decline("a vector member with an argument of another type");
         c->type = t;
@@ -2050,8 +2051,8 @@ class Parser {
       expect(">");
       expect("::");
       std::string_view member = ident();
-      static const std::set<std::string_view> members = {"infinity", "quiet_NaN", "lowest", "max", "min", "epsilon"};
-      if (!members.count(member)) decline("a numeric_limits member the hand reader does not know");
+      static const WordSet members = {"infinity", "quiet_NaN", "lowest", "max", "min", "epsilon"};
+      if (!members.contains(member)) decline("a numeric_limits member the hand reader does not know");
       std::vector<Node*> args = parse_args();
       if (!args.empty()) decline("numeric_limits with arguments");
       Node* c = free_call(member, start, args, scalar(s));
@@ -2068,11 +2069,11 @@ class Parser {
     }
     if (is("<")) decline("explicit template arguments to std::" + std::string(fn));
     // `template <class T> T f(T)`, `template <class T, class U> T f(T, U)`, `template <class T> bool f(T)`.
-    static const std::set<std::string_view> unary = {"abs", "exp", "exp2", "expm1", "log", "log1p", "log2",
+    static const WordSet unary = {"abs", "exp", "exp2", "expm1", "log", "log1p", "log2",
                                                      "sqrt", "tanh", "sin", "cos", "tan", "erf", "floor",
                                                      "ceil", "trunc", "round", "nearbyint"};
-    static const std::set<std::string_view> binary = {"pow", "fmod", "atan2"};
-    static const std::set<std::string_view> predicates = {"isnan", "isinf", "signbit"};
+    static const WordSet binary = {"pow", "fmod", "atan2"};
+    static const WordSet predicates = {"isnan", "isinf", "signbit"};
     std::vector<Node*> args;
     if (fn == "min" || fn == "max") {
       // `template <class T> constexpr T max(const T&, const T&)`: defined, so Clang folds it.
@@ -2083,13 +2084,13 @@ class Parser {
       c->folds_min_max = true;
       return c;
     }
-    size_t arity = unary.count(fn) || predicates.count(fn) ? 1 : binary.count(fn) ? 2 : 0;
+    size_t arity = unary.contains(fn) || predicates.contains(fn) ? 1 : binary.contains(fn) ? 2 : 0;
     if (!arity) decline("a name the hand reader does not know: std::" + std::string(fn.substr(0, 40)));
     args = parse_args();
     if (args.size() != arity) decline("std::" + std::string(fn) + " with a different number of arguments");
     for (const Node* a : args)
       if (!plain_number(a->type)) decline("std::" + std::string(fn) + " of a value that is not a plain number");
-    return free_call(fn, start, args, predicates.count(fn) ? scalar(Scalar::Bool) : args[0]->type);
+    return free_call(fn, start, args, predicates.contains(fn) ? scalar(Scalar::Bool) : args[0]->type);
   }
 
   // cpp_prefix.h's reduction helpers that are plain templates in the prelude:
@@ -2328,14 +2329,14 @@ class Parser {
       return c;
     }
     if (is("<")) decline("explicit template arguments to at::vec::" + std::string(fn));
-    static const std::map<std::string_view, size_t> same_type_fns = {
+    static const WordMap<size_t> same_type_fns = {
         {"maximum", 2}, {"minimum", 2}, {"clamp_min", 2}, {"clamp_max", 2}, {"clamp", 3}, {"fmadd", 3}, {"fmsub", 3}};
-    auto it = same_type_fns.find(fn);
-    if (it == same_type_fns.end()) decline("an at::vec function the hand reader does not know");
+    const size_t* arity = same_type_fns.find(fn);
+    if (!arity) decline("an at::vec function the hand reader does not know");
     std::vector<Node*> args = parse_args();
     c->e = prev_end();
     c->kids = args;
-    if (args.size() != it->second) decline("at::vec::" + std::string(fn) + " with a different number of arguments");
+    if (args.size() != *arity) decline("at::vec::" + std::string(fn) + " with a different number of arguments");
     // The prelude declares maximum/minimum for VectorizedN too; the others for Vectorized only.
     const bool vecn_ok = fn == "maximum" || fn == "minimum";
     for (Node* a : args)
@@ -2404,12 +2405,12 @@ class Parser {
 // ------------------------------------------------------------------ walk
 
 std::string binop_name(std::string_view op) {
-  static const std::map<std::string_view, std::string> names = {
+  static const WordMap<std::string_view> names = {
       {"+", "add"}, {"-", "sub"}, {"*", "mul"}, {"/", "div"}, {"%", "mod"}, {"&", "and"}, {"|", "or"},
       {"^", "xor"}, {"<<", "shl"}, {">>", "shr"}, {"<", "lt"}, {"<=", "le"}, {">", "gt"}, {">=", "ge"},
       {"==", "eq"}, {"!=", "ne"}, {"&&", "land"}, {"||", "lor"}};
-  auto it = names.find(op);
-  return it == names.end() ? "" : it->second;
+  const std::string_view* name = names.find(op);
+  return name ? std::string(*name) : "";
 }
 
 // An overloaded operator's name as the Clang reader's overloaded_name() gives it.

@@ -1,6 +1,6 @@
 #include "analyzer/parse/cpp_text.h"
 
-#include <unordered_set>
+#include "analyzer/util/word_set.h"
 
 namespace ilint {
 
@@ -42,7 +42,7 @@ std::string collapse_blanks(std::string_view text) {
 }
 
 bool is_cpp_keyword(std::string_view w) {
-  static const std::unordered_set<std::string_view> kw = {
+  static const WordSet kw = {
       "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
       "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
       "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
@@ -52,7 +52,7 @@ bool is_cpp_keyword(std::string_view w) {
       "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
       "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
       "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
-  return kw.count(w) > 0;
+  return kw.contains(w);
 }
 
 }  // namespace ilint

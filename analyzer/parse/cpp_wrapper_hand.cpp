@@ -26,6 +26,7 @@
 #include "analyzer/parse/cpp_text.h"
 #include "analyzer/parse/cpp_wrapper_vocab.h"
 #include "analyzer/pipeline.h"
+#include "analyzer/util/word_set.h"
 
 namespace ilint {
 
@@ -425,17 +426,17 @@ struct SigType {
   bool reference = false;
   bool array = false;  // a parameter `T name[]`
   bool arithmetic() const {
-    static const std::unordered_set<std::string_view> a = {"bool", "char", "int", "long", "float", "double",
+    static const WordSet a = {"bool", "char", "int", "long", "float", "double",
                                                            "signed char", "short", "unsigned char",
                                                            "unsigned short", "unsigned int", "unsigned long",
                                                            "unsigned long long"};
-    return !template_param && pointers == 0 && !reference && !array && a.count(base) > 0;
+    return !template_param && pointers == 0 && !reference && !array && a.contains(base);
   }
 };
 
 // Single-word type names the hand reader knows, as C++ canonicalizes them (the prelude's typedefs).
-const std::unordered_map<std::string_view, std::string_view>& word_types() {
-  static const std::unordered_map<std::string_view, std::string_view> t = {
+const WordMap<std::string_view>& word_types() {
+  static const WordMap<std::string_view> t = {
       {"void", "void"}, {"bool", "bool"}, {"char", "char"}, {"int", "int"}, {"long", "long"},
       {"float", "float"}, {"double", "double"}, {"int8_t", "signed char"}, {"int16_t", "short"},
       {"int32_t", "int"}, {"int64_t", "long"}, {"uint8_t", "unsigned char"}, {"uint16_t", "unsigned short"},
@@ -454,7 +455,7 @@ struct KernelElem {
   bool arithmetic;  // may also be a by-value parameter
 };
 const KernelElem* kernel_elem(std::string_view spelled) {
-  static const std::unordered_map<std::string_view, KernelElem> t = {
+  static const WordMap<KernelElem> t = {
       {"float", {"float", DType::F32, true}}, {"double", {"double", DType::F64, true}},
       {"bool", {"bool", DType::Bool, true}}, {"int8_t", {"signed char", DType::I8, true}},
       {"int16_t", {"short", DType::I16, true}}, {"int32_t", {"int", DType::I32, true}},
@@ -465,8 +466,7 @@ const KernelElem* kernel_elem(std::string_view spelled) {
       {"c10::Float8_e4m3fn", {"c10::Float8_e4m3fn", DType::F8E4M3, false}},
       {"at::Float8_e5m2", {"c10::Float8_e5m2", DType::F8E5M2, false}},
       {"c10::Float8_e5m2", {"c10::Float8_e5m2", DType::F8E5M2, false}}};
-  auto it = t.find(spelled);
-  return it == t.end() ? nullptr : &it->second;
+  return t.find(spelled);
 }
 
 // A kernel parameter's type as far as C++ tells two declarations of one extern "C" function
@@ -793,7 +793,7 @@ class WrapperParser {
   // A parameter's name is in scope for the parameters after it: none may hide a type name the
   // signatures use (`float* int64_t, const int64_t ks0` no longer names a type).
   bool parameter_name(const std::string& name) const {
-    return plain_name(name) && !word_types().count(name) && name != "std" && name != "at" && name != "c10";
+    return plain_name(name) && !word_types().contains(name) && name != "std" && name != "at" && name != "c10";
   }
 
   // ---- namespace scope
@@ -914,9 +914,9 @@ class WrapperParser {
         return false;
       }
     } else {
-      auto it = word_types().find(w);
-      if (it == word_types().end()) return false;
-      t.base = std::string(it->second);
+      const std::string_view* canonical = word_types().find(w);
+      if (!canonical) return false;
+      t.base = std::string(*canonical);
     }
     while (take_punct("*")) ++t.pointers;
     t.reference = take_punct("&");
@@ -936,7 +936,7 @@ class WrapperParser {
         std::string p;
         if (!(take_ident("typename") || take_ident("class")) || !take_name(p) || !plain_name(p) ||
             std::find(template_params.begin(), template_params.end(), p) != template_params.end() ||
-            prelude_names().identifiers.count(p) || word_types().count(p))
+            prelude_names().identifiers.count(p) || word_types().contains(p))
           return false;
         template_params.push_back(p);
         if (take_punct(">")) break;
@@ -1044,12 +1044,12 @@ class WrapperParser {
 
   // A local's name: nothing the statements of the entry name otherwise, nor a macro or keyword.
   bool declare_local(const std::string& name, LocalKind kind) {
-    static const std::unordered_set<std::string_view> vocabulary = {
+    static const WordSet vocabulary = {
         "py", "std", "at", "c10", "torch", "gil_scoped_release_simple", "AOTICudaGuard", "AtenTensorHandle",
         "RAIIAtenTensorHandle", "cudaStream_t", "CUstream", "steal_from_raw_handles_to_raii_handles",
         "wrap_with_raii_handle_if_needed", "reinterpret_tensor_wrapper", "move", "input_handles",
         "output_handles", "inductor_entry_impl", "int64_t", "int32_t", "double", "float", "bool"};
-    if (!plain_name(name) || vocabulary.count(name) || word_types().count(name) || globals_.count(name) ||
+    if (!plain_name(name) || vocabulary.contains(name) || word_types().contains(name) || globals_.count(name) ||
         starts_with(name, "aoti_torch_") || starts_with(name, "cached_torch_") || locals_.count(name))
       return false;
     locals_.emplace(name, kind);
@@ -1252,9 +1252,9 @@ class WrapperParser {
       if (!e) return false;
       *elem = std::string(e->canonical);
     } else {
-      auto it = word_types().find(w);
-      if (it == word_types().end()) return false;
-      *elem = std::string(it->second);
+      const std::string_view* canonical = word_types().find(w);
+      if (!canonical) return false;
+      *elem = std::string(*canonical);
     }
     *pointers = 0;
     while (take_punct("*")) ++*pointers;

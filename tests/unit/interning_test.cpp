@@ -27,6 +27,22 @@ TEST(Interning, EqualTextsShareOneCopyAndDifferentTextsDoNot) {
   EXPECT_EQ(IString("").c_str(), IString().c_str());
 }
 
+TEST(Interning, TextsThatDifferInOneByteAnywhereAreTwoValues) {
+  // Lengths around the hash's 8-byte steps, NUL bytes inside (binary input): a NUL is a byte of
+  // the text, not its end, and zero padding of a short last step must not make two texts equal.
+  for (size_t n : {1u, 7u, 8u, 9u, 15u, 16u, 17u, 40u}) {
+    std::string a(n, 'x');
+    for (size_t at = 0; at < n; ++at) {
+      std::string b = a;
+      b[at] = '\0';
+      IString ia(a), ib(b);
+      EXPECT_NE(ia.c_str(), ib.c_str()) << n << " " << at;
+      EXPECT_EQ(ib.str(), b);
+      EXPECT_EQ(IString(b).c_str(), ib.c_str());
+    }
+  }
+}
+
 TEST(Interning, AddressesSurviveTableGrowth) {
   // Far more values than the first table size (1024): several rehashes of both tables.
   std::vector<IString> first;
