@@ -321,7 +321,6 @@ void tokenize_into(std::string_view src, std::vector<Token>& toks, std::vector<P
   };
   // A string literal whose prefix (possibly empty) is s[i, j) and whose opening quote is s[j].
   auto string_literal = [&](size_t j) {
-    std::string_view prefix = src.substr(i, j - i);
     char q = s[j];
     bool triple = j + 2 < n && s[j + 1] == q && s[j + 2] == q;
     size_t body = j + (triple ? 3 : 1);
@@ -362,11 +361,9 @@ void tokenize_into(std::string_view src, std::vector<Token>& toks, std::vector<P
     }
     Token& t = toks.emplace_back();
     t.kind = Tok::String;
-    t.prefix = prefix;
     t.triple = triple;
     t.line = start_line;
     t.col = start_col;
-    t.content_line = start_line;
     t.begin = i;
     t.text = src.substr(body, std::min(k, n) - body);
     if (!closed) {

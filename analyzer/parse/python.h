@@ -43,14 +43,13 @@ struct Token {
   Tok kind = Tok::Error;
   bool triple = false;        // triple-quoted string
   uint32_t code = 0;          // Op/Error: op_code(text); Name: its Kw (KwNone for other names)
-  std::string_view text;      // a view into the source. String: the content between the quotes, as
-                              // written (escapes kept); Indent, Newline, End: empty
-  std::string_view prefix;    // string prefix: r, b, f, rb ...
   int line = 0;               // 1-based
   int col = 0;                // 1-based
+  std::string_view text;      // a view into the source. String: the content between the quotes, as
+                              // written (escapes kept; the prefix, r b f ..., is the source from
+                              // `begin` to the quote); Indent, Newline, End: empty
   size_t begin = 0;           // byte offsets into the source
   size_t end = 0;
-  int content_line = 0;       // String: line of the first content byte
   int width = 0;              // Indent: width of the leading whitespace (a tab advances to a multiple of 8)
 };
 
