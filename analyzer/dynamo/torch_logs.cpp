@@ -127,7 +127,7 @@ struct Record {
 class TorchLogsReader : public LineSink {
  public:
   TorchLogsReader(const std::string& path, LogFacts& out, DiagSink& diags)
-      : path_(path), out_(out), diags_(diags), utf8_(path_, diags) {}
+      : path_(path), out_(out), utf8_(path_, diags) {}
 
   void line(std::string_view raw, int lineno, bool, bool known_utf8) override {
     ++out_.lines;
@@ -340,8 +340,7 @@ class TorchLogsReader : public LineSink {
 
   std::string path_;
   LogFacts& out_;
-  DiagSink& diags_;
-  Utf8Lines utf8_;
+  Utf8Lines utf8_;  // reports the file's invalid UTF-8 to the DiagSink
   Record cur_;
   std::string key_;  // the line being read's key (a buffer kept between lines)
   int session_ = 0;
