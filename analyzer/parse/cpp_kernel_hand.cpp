@@ -1157,13 +1157,19 @@ class Parser {
     return false;
   }
 
-  Node* assignment(Node* lhs, const Token& opt, Node* rhs) {
-    std::string_view op = opt.text;
+  // What Clang requires of the operand of an assignment, `++` or `--`: a variable or element, not
+  // const and not reached through a pointer to const.
+  static void check_modifiable(const Node* lhs) {
     if (!is_lvalue(lhs)) decline("an assignment to something that is not a variable or element");
     const Node* base = ignore_parens(lhs);
     if (base->kind == Node::VarRef && base->var->is_const) decline("an assignment to a const parameter");
     if (base->kind == Node::Subscript && base->kids[0]->type.kind == Type::Ptr && base->kids[0]->type.const_elem)
       decline("an assignment through a pointer to const");
+  }
+
+  Node* assignment(Node* lhs, const Token& opt, Node* rhs) {
+    std::string_view op = opt.text;
+    check_modifiable(lhs);
     const Type& lt = lhs->type;
     Node* n = make<Node>();
     n->b = lhs->b;
@@ -1495,6 +1501,10 @@ class Parser {
         const Token& opt = cur();
         ++p_;
         if (!n->type.is_arith() || n->type.is_class() || !is_lvalue(n)) decline("++ on a non-scalar");
+        // C++17 removed ++ on a bool (Clang: "ISO C++17 does not allow incrementing expression of
+        // type bool"; found by fuzz_cpp_kernel_hand on a `for (bool x = 0; ...; x++)` loop).
+        if (n->type.kind == Type::Scalar_ && n->type.elem == Scalar::Bool) decline("++ or -- on a bool");
+        check_modifiable(n);
         Node* u = make<Node>();
         u->kind = Node::Unary;
         u->op = opt.text == "++" ? "post++" : "post--";

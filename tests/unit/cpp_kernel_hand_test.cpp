@@ -389,6 +389,7 @@ TEST(CppKernelHand, DeclinesWhatClangRejects) {
   struct Edit {
     const char* what;
     std::string from, to;
+    std::string why = "";  // part of the reason the hand reader gives, where another reason could also decline
   };
   const std::vector<Edit> edits = {
       {"a local takes a parameter's name", "auto tmp1 = static_cast<float>(2.0);", "auto in_out_ptr0 = static_cast<float>(2.0);"},
@@ -411,6 +412,12 @@ TEST(CppKernelHand, DeclinesWhatClangRejects) {
       {"a VecMask::from<U,L> of another vector", "auto tmp3 = tmp0 / tmp2;",
        "auto tmp3 = tmp0 / tmp2;\n                    auto tmp4 = at::vec::VecMask<float,1>::from<int64_t,2>(tmp3);"},
       // The prelude's TORCH_CHECK is a macro: a local of that name, called, is the macro to Clang.
+      // C++17 forbids ++ on a bool (fuzz_cpp_kernel_hand: `for (bool x1_inner = 0; ...; x1_inner++)`).
+      {"++ of a bool", "auto tmp1 = static_cast<float>(2.0);",
+       "bool tmp9 = false;\n                    tmp9++;\n                    auto tmp1 = static_cast<float>(2.0);", "on a bool"},
+      // (The store below it declines the kernel too: the reason tells which check fired.)
+      {"-- through a pointer to const", "float* in_out_ptr0)\n{\n    {\n        for(int64_t x0",
+       "const float* in_out_ptr0)\n{\n    {\n        in_out_ptr0[0]--;\n        for(int64_t x0", "through a pointer to const"},
       {"a local named like a prelude macro", "auto tmp3 = tmp0 / tmp2;",
        "auto TORCH_CHECK = [](at::vec::Vectorized<float>& x, at::vec::Vectorized<float>& y) { return x / y; };\n"
        "                    auto tmp3 = TORCH_CHECK(tmp0, tmp2);"},
@@ -423,6 +430,7 @@ TEST(CppKernelHand, DeclinesWhatClangRejects) {
     Kernel by_hand = k, by_clang = k;
     std::string why;
     EXPECT_FALSE(read_cpp_kernel_hand(by_hand, k.def_loc.file, &why)) << e.what;
+    if (!e.why.empty()) EXPECT_NE(why.find(e.why), std::string::npos) << e.what << ": declined for another reason: " << why;
     EXPECT_EQ(ilint::testing::kernel_facts(by_hand), ilint::testing::kernel_facts(k)) << e.what;
     DiagSink diags;
     read_cpp_kernel_clang(by_clang, k.def_loc.file, diags);
