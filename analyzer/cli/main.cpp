@@ -288,13 +288,14 @@ int run_cli(int argc, char** argv) {
   }
   ilint::Baseline baseline;
   if (!o.baseline.empty()) {
-    baseline = ilint::load_baseline(o.baseline, setup_diags);
-    if (!baseline.ok) {
-      for (const auto& d : setup_diags.sorted())
-        if (d.level == ilint::DiagLevel::Error)
-          std::cerr << d.loc.file << ":" << d.loc.line << ": error: " << d.message << " [" << d.code << "]\n";
-      return 2;
-    }
+    // Its own sink: the config's diagnostics were printed already. Warnings (an entry ignored, a
+    // count taken as 1) are printed too: the baseline still applies, but not as written.
+    ilint::DiagSink baseline_diags;
+    baseline = ilint::load_baseline(o.baseline, baseline_diags);
+    for (const auto& d : baseline_diags.sorted())
+      std::cerr << d.loc.file << ":" << d.loc.line << ": " << ilint::diag_level_name(d.level) << ": " << d.message
+                << " [" << d.code << "]\n";
+    if (!baseline.ok) return 2;
   }
   ilint::Progress progress(std::cerr, ilint::Progress::stderr_is_terminal());
   o.analyze.on_stage = [&](const std::string& s) { progress.phase(s); };

@@ -1,11 +1,13 @@
 #include "analyzer/config/config.h"
 
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 
 #include "analyzer/rule.h"
+#include "analyzer/util/json_fields.h"
 
 namespace fs = std::filesystem;
 
@@ -173,16 +175,38 @@ Config load_config(const std::string& path, DiagSink& diags) {
         }
         Suppression s;
         s.defined_at = at;
-        s.rule = e.value("rule", std::string());
-        s.reason = e.value("reason", std::string());
-        std::string where = e.value("location", std::string());
-        if (where.empty()) where = e.value("file", std::string());
-        if (e.contains("line") && e["line"].is_number_integer()) s.line = e["line"].get<int>();
+        // A member of another type is named, not thrown on (nlohmann's value() would throw).
+        const char* mistyped = nullptr;
+        for (const char* key : {"rule", "reason", "location", "file"})
+          if (json_member_mistyped(e, key, [](const nlohmann::json& v) { return v.is_string(); })) mistyped = key;
+        if (json_member_mistyped(e, "line", [](const nlohmann::json& v) { return json_as_int(v).has_value(); }))
+          mistyped = "line";
+        if (mistyped) {
+          diags.error("config-value",
+                      std::string("a suppression's \"") + mistyped + "\" must be " +
+                          (std::string_view(mistyped) == "line" ? "an integer" : "a string"),
+                      at);
+          cfg.ok = false;
+          continue;
+        }
+        s.rule = json_string(e, "rule");
+        s.reason = json_string(e, "reason");
+        std::string where = json_string(e, "location");
+        if (where.empty()) where = json_string(e, "file");
+        s.line = json_int(e, "line", s.line);
         // "seed2.py:12" -> file + line
         auto colon = where.rfind(':');
         if (colon != std::string::npos && colon + 1 < where.size() &&
             where.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
-          s.line = std::stoi(where.substr(colon + 1));
+          std::string_view digits = std::string_view(where).substr(colon + 1);
+          int line = 0;
+          auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), line);
+          if (ec != std::errc() || end != digits.data() + digits.size()) {
+            diags.error("config-value", "a suppression's line number " + std::string(digits) + " is out of range", at);
+            cfg.ok = false;
+            continue;
+          }
+          s.line = line;
           where = where.substr(0, colon);
         }
         s.file = where;

@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include "analyzer/report/json.h"
+#include "analyzer/util/json_fields.h"
 
 extern char** environ;
 
@@ -120,8 +121,9 @@ nlohmann::json run_confirm_tool(const nlohmann::json& request, const ConfirmOpti
 }
 
 std::string recompute_graph_verdict(const nlohmann::json& answer) {
-  if (!answer.is_object() || answer.value("mode", "") != "graph" || !answer.contains("seeds") ||
-      !answer["seeds"].is_array())
+  // Recorded answers may come from a file a person edited: every member is read by type
+  // (json_fields.h), and an output whose numbers are not numbers is left out, not guessed at.
+  if (json_string(answer, "mode") != "graph" || !answer.contains("seeds") || !answer["seeds"].is_array())
     return "";
   // torch._dynamo.utils.same() with an fp64 reference, per output: outputs that agree with eager
   // (allclose) say nothing; one that differs passes when its fp64 RMSE is at most
@@ -130,14 +132,22 @@ std::string recompute_graph_verdict(const nlohmann::json& answer) {
   for (const auto& seed : answer["seeds"]) {
     if (!seed.is_object() || !seed.contains("outputs") || !seed["outputs"].is_array()) continue;
     for (const auto& o : seed["outputs"]) {
-      if (!o.is_object() || !o.contains("eager_vs_fp64") || !o.contains("compiled_vs_fp64")) continue;
+      if (!o.is_object() || !o.contains("eager_vs_fp64") || !o.contains("compiled_vs_fp64") ||
+          !o["eager_vs_fp64"].is_object() || !o["compiled_vs_fp64"].is_object())
+        continue;
+      auto number = [](const nlohmann::json& v) { return v.is_number(); };
+      if (json_member_mistyped(o, "allclose", [](const nlohmann::json& v) { return v.is_boolean(); }) ||
+          json_member_mistyped(o["eager_vs_fp64"], "rmse", number) ||
+          json_member_mistyped(o["compiled_vs_fp64"], "rmse", number) || json_member_mistyped(o, "multiplier", number) ||
+          json_member_mistyped(o, "tol", number))
+        continue;
       any_output = true;
-      if (o.value("allclose", false)) continue;
+      if (json_bool(o, "allclose", false)) continue;
       any_differs = true;
-      double eager = o["eager_vs_fp64"].value("rmse", 0.0);
-      double compiled = o["compiled_vs_fp64"].value("rmse", 0.0);
-      double mult = o.value("multiplier", 2.0);
-      double tol = o.value("tol", 1e-4);
+      double eager = json_number(o["eager_vs_fp64"], "rmse", 0.0);
+      double compiled = json_number(o["compiled_vs_fp64"], "rmse", 0.0);
+      double mult = json_number(o, "multiplier", 2.0);
+      double tol = json_number(o, "tol", 1e-4);
       if (compiled > mult * eager + tol / 10) any_fails = true;
     }
   }
@@ -160,7 +170,7 @@ void attach_confirmation(Finding& f, const nlohmann::json& answer) {
   if (!again.empty() && again != answer["verdict"].get<std::string>())
     f.confirmation["verdict_mismatch"] = true;
   if (!f.confirmation.contains("summary")) {
-    std::string s = answer.value("detail", nlohmann::json()).is_string() ? answer["detail"].get<std::string>() : "";
+    std::string s = json_string(answer, "detail");
     if (answer.contains("reason") && answer["reason"].is_string())
       s = answer["reason"].get<std::string>() + (s.empty() ? "" : ": " + s);
     f.confirmation["summary"] = s;
@@ -176,8 +186,8 @@ void confirm_findings(Analysis& a, const ConfirmOptions& o) {
     }
     const Compile* c = a.program.compile(f.compile_id);
     nlohmann::json ans = run_confirm_tool(confirm_request(f, c, o), o);
-    std::string reason = ans.value("reason", nlohmann::json()).is_string() ? ans["reason"].get<std::string>() : "";
-    if (ans.value("verdict", "") == "skipped" &&
+    std::string reason = json_string(ans, "reason");
+    if (json_string(ans, "verdict") == "skipped" &&
         (reason == "no-torch" || reason == "no-cuda" || reason == "no-python" || reason == "no-tool"))
       machine_refusal = ans;
     attach_confirmation(f, ans);

@@ -19,6 +19,7 @@
 
 #include "analyzer/dynamo/readers.h"
 #include "analyzer/dynamo/trace_envelope.h"
+#include "analyzer/util/json_fields.h"
 
 namespace ilint::dynamo {
 
@@ -162,18 +163,21 @@ class TraceReader : public LineSink {
     const nlohmann::json& body = fields[kind];
     has_payload_ = fields.contains("has_payload");
     if (kind == "str") {
-      if (body.is_array() && body.size() == 2 && body[0].is_string() && body[1].is_number_integer())
-        strings_[body[1].get<int>()] = body[0].get<std::string>();
+      if (body.is_array() && body.size() == 2 && body[0].is_string() && json_as_int(body[1]))
+        strings_[*json_as_int(body[1])] = body[0].get<std::string>();
       return;
     }
     if (kind == "chromium_event" || kind == "describe_storage" || kind == "describe_tensor" ||
         kind == "describe_source")
       return;
-    if (!fields.contains("frame_id") || !fields["frame_id"].is_number_integer()) return;
+    // Ids are read by type and range (json_fields.h): `"attempt": 4.4e94` was a float cast to int,
+    // undefined behaviour (fuzz_dynamo_logs). An id that is not an int is no id.
+    const nlohmann::json* frame_id = json_member(fields, "frame_id");
+    if (!frame_id || !json_as_int(*frame_id)) return;
     CompileId id;
-    id.frame_id = fields["frame_id"].get<int>();
-    id.frame_compile_id = fields.value("frame_compile_id", 0);
-    id.attempt = fields.value("attempt", 0);
+    id.frame_id = *json_as_int(*frame_id);
+    id.frame_compile_id = json_int(fields, "frame_compile_id", 0);
+    id.attempt = json_int(fields, "attempt", 0);
     if (kind == "dynamo_start") {
       // The same compile id starting twice: torch._dynamo.reset() began a new session.
       if (started_.count(id)) {
@@ -187,10 +191,10 @@ class TraceReader : public LineSink {
       if (body.contains("stack") && body["stack"].is_array() && !body["stack"].empty()) {
         const auto& top = body["stack"].back();
         c.function = json_str(top, "name");
-        int line = top.value("line", 0);
+        int line = json_int(top, "line", 0);
         std::string file;
-        if (top.contains("filename") && top["filename"].is_number_integer()) {
-          auto it = strings_.find(top["filename"].get<int>());
+        if (const nlohmann::json* f = json_member(top, "filename"); f && json_as_int(*f)) {
+          auto it = strings_.find(*json_as_int(*f));
           if (it != strings_.end()) file = it->second;
         }
         c.code_loc = {file, line, 0};
@@ -241,9 +245,7 @@ class TraceReader : public LineSink {
       std::string co = json_str(body, "co_name");
       if (!co.empty()) c.function = co;
       std::string file = json_str(body, "co_filename");
-      int line = body.contains("co_firstlineno") && body["co_firstlineno"].is_number_integer()
-                     ? body["co_firstlineno"].get<int>()
-                     : 0;
+      int line = json_int(body, "co_firstlineno", 0);
       if (!file.empty()) c.code_loc = {file, line, 0};
       note_user_file(file);
       if (body.contains("restart_reasons") && body["restart_reasons"].is_array())

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analyzer/util/json_fields.h"
+
 namespace ilint {
 
 namespace {
@@ -39,7 +41,7 @@ Baseline load_baseline(const std::string& path, DiagSink& diags) {
     b.ok = false;
     return b;
   }
-  if (!j.is_object() || j.value("tool", std::string()) != "inductor-lint" || !j.contains("findings") ||
+  if (!j.is_object() || json_string(j, "tool") != "inductor-lint" || !j.contains("findings") ||
       !j["findings"].is_array()) {
     diags.error("baseline-format",
                 "not an inductor-lint baseline (expected {\"tool\": \"inductor-lint\", \"findings\": [...]})",
@@ -47,11 +49,12 @@ Baseline load_baseline(const std::string& path, DiagSink& diags) {
     b.ok = false;
     return b;
   }
-  int version = j.value("version", 0);
-  if (version != kBaselineFormatVersion) {
+  // Read without nlohmann's value(), which throws on a member of another type (json_fields.h).
+  const nlohmann::json* version = json_member(j, "version");
+  if (!version || json_as_int(*version) != kBaselineFormatVersion) {
     diags.error("baseline-format",
-                "baseline format version " + std::to_string(version) + " is not supported (expected " +
-                    std::to_string(kBaselineFormatVersion) + ")",
+                "baseline format version " + (version ? version->dump() : std::string("(none)")) +
+                    " is not supported (expected " + std::to_string(kBaselineFormatVersion) + ")",
                 SourceLoc{path, 1, 0});
     b.ok = false;
     return b;
@@ -68,9 +71,12 @@ Baseline load_baseline(const std::string& path, DiagSink& diags) {
     BaselineEntry be;
     be.rule = e["rule"].get<std::string>();
     be.fingerprint = e["fingerprint"].get<std::string>();
-    be.message = e.value("message", std::string());
-    be.user_loc = e.value("user_location", std::string());
-    be.count = std::max(1, e.value("count", 1));
+    be.message = json_string(e, "message");
+    be.user_loc = json_string(e, "user_location");
+    be.count = std::max(1, json_int(e, "count", 1));
+    if (json_member_mistyped(e, "count", [](const nlohmann::json& v) { return json_as_int(v).has_value(); }))
+      diags.warning("baseline-entry", "entry " + std::to_string(idx) + " has a \"count\" that is not an integer (taken as 1)",
+                    SourceLoc{path, 0, 0});
     b.entries.push_back(std::move(be));
   }
   return b;

@@ -3,6 +3,8 @@
 #include <fstream>
 #include <map>
 
+#include "analyzer/util/json_fields.h"
+
 namespace ilint {
 
 namespace {
@@ -53,9 +55,11 @@ void write_text(const Analysis& a, const TextOptions& o, std::ostream& os) {
     for (const auto& r : f.related)
       os << loc_text(r.loc) << ": " << c("1;30") << "note:" << c("0") << " " << r.message << "\n";
     if (o.show_fix && !f.fix.empty()) os << "  fix: " << f.fix << "\n";
-    if (!f.confirmation.is_null() && f.confirmation.contains("verdict"))
-      os << "  confirmation: " << f.confirmation["verdict"].get<std::string>()
-         << (f.confirmation.contains("summary") ? " - " + f.confirmation["summary"].get<std::string>() : "") << "\n";
+    // A recorded answer (--confirm-results) may hold any types: read by type (json_fields.h).
+    if (std::string verdict = json_string(f.confirmation, "verdict"); !verdict.empty()) {
+      std::string summary = json_string(f.confirmation, "summary");
+      os << "  confirmation: " << verdict << (summary.empty() ? "" : " - " + summary) << "\n";
+    }
   }
   if (o.show_diagnostics)
     for (const auto& d : a.diags.sorted())

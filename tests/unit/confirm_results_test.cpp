@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "analyzer/confirm/confirm.h"
 #include "analyzer/report/json.h"
@@ -66,6 +67,39 @@ TEST(ConfirmResults, VerdictRuleFlipsWhenCompiledIsWorse) {
   Finding f;
   attach_confirmation(f, r);  // the recorded verdict is precision-artifact: a mismatch is flagged
   EXPECT_TRUE(f.confirmation.value("verdict_mismatch", false));
+}
+
+// Recorded answers are a file a person may edit: members of other types (`"allclose": "no"`, an
+// rmse that is a string, a comparison that is a number) threw type_error and aborted the analyzer.
+// Such an output is left out of the recomputed verdict; the rest still count.
+TEST(ConfirmResults, MembersOfOtherTypesLeaveTheirOutputOut) {
+  auto r = result("confirm_s2_cuda_bwd.json");
+  const std::string recorded = recompute_graph_verdict(r);
+  ASSERT_FALSE(recorded.empty());
+  auto bad = r;
+  nlohmann::json extra = nlohmann::json::array(
+      {nlohmann::json{{"eager_vs_fp64", 5}, {"compiled_vs_fp64", {{"rmse", 1.0}}}},
+       nlohmann::json{{"eager_vs_fp64", {{"rmse", "small"}}}, {"compiled_vs_fp64", {{"rmse", 1e9}}}},
+       nlohmann::json{{"eager_vs_fp64", {{"rmse", 0.0}}}, {"compiled_vs_fp64", {{"rmse", 1e9}}}, {"allclose", "no"}},
+       nlohmann::json{{"eager_vs_fp64", {{"rmse", 0.0}}}, {"compiled_vs_fp64", {{"rmse", 1e9}}}, {"tol", "x"}}});
+  for (auto& seed : bad["seeds"])
+    for (const auto& o : extra) seed["outputs"].push_back(o);
+  EXPECT_EQ(recompute_graph_verdict(bad), recorded);
+  nlohmann::json only_bad = {{"mode", "graph"}, {"seeds", {{{"outputs", extra}}}}};
+  EXPECT_EQ(recompute_graph_verdict(only_bad), "");
+  EXPECT_EQ(recompute_graph_verdict(nlohmann::json{{"mode", 3}, {"seeds", 4}}), "");
+  Finding f;
+  attach_confirmation(f, nlohmann::json{{"verdict", "confirmed"}, {"detail", 7}, {"mode", "graph"}, {"seeds", {{{"outputs", extra}}}}});
+  EXPECT_EQ(f.confirmation.value("summary", std::string("?")), "");
+  // The text report reads a recorded verdict and summary by type too (`"summary": 5` threw).
+  Analysis a;
+  Finding g;
+  g.rule = "stale-scalar";
+  attach_confirmation(g, nlohmann::json{{"verdict", "confirmed"}, {"summary", 5}});
+  a.findings.push_back(g);
+  std::ostringstream text;
+  write_text(a, TextOptions{}, text);
+  EXPECT_NE(text.str().find("confirmation: confirmed\n"), std::string::npos) << text.str();
 }
 
 TEST(ConfirmResults, RecordedAnswersMergeIntoFindingsAndRender) {

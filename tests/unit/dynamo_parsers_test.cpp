@@ -11,6 +11,7 @@
 #include "analyzer/dynamo/log_line.h"
 #include "analyzer/dynamo/readers.h"
 #include "tests/log_facts_text.h"
+#include "test_util.h"
 
 namespace fs = std::filesystem;
 using namespace ilint;
@@ -581,4 +582,41 @@ TEST(DynamoLogs, TheRecordOpenAtTheEndIsReadWhileItsLinesAreValid) {
   EXPECT_EQ(skimmed.lines, text_facts.lines);
   EXPECT_EQ(count_code(d2, "trace-bad-envelope"), 1u);  // the last envelope is cut
   EXPECT_EQ(ilint::testing::describe_log_facts(skimmed, d2), ilint::testing::describe_log_facts(parsed, d3));
+}
+
+// fuzz_dynamo_logs input 6db2d2fd: an envelope's `"attempt"` of 95 digits, which JSON readers
+// take as a float, was cast to int (undefined behaviour; UBSan stopped there). Ids are now read
+// by type and range: an id that is not an int is not taken. The bug itself shows under
+// scripts/sanitize.sh; here, both ways of reading the file agree and nothing throws.
+TEST(DynamoLogs, IdsPastIntRangeAreNotCastToInt) {
+  const std::string path = std::string(ILINT_SOURCE_DIR) + "/tests/unit/regressions/dynamo_logs_attempt_past_int_range.log";
+  ASSERT_TRUE(fs::exists(path));
+  LogFacts skimmed, parsed;
+  DiagSink d1, d2;
+  ASSERT_TRUE(read_trace_log(path, skimmed, d1, true));
+  ASSERT_TRUE(read_trace_log(path, parsed, d2, false));
+  EXPECT_EQ(ilint::testing::describe_log_facts(skimmed, d1), ilint::testing::describe_log_facts(parsed, d2));
+
+  // By hand: each id of another type or past int's range, on the event that starts a compile.
+  ilint::testing::TempDir dir;
+  const fs::path log = dir.path / "trace.log";
+  const char* prefix = "V1202 12:26:47.365000 1483 torch/_dynamo/convert_frame.py:1000] ";
+  std::string text;
+  for (const char* ids : {R"("frame_id": 1e300, "frame_compile_id": 0, "attempt": 0)",
+                          R"("frame_id": 4294967297, "frame_compile_id": 0, "attempt": 0)",
+                          R"("frame_id": "7", "frame_compile_id": 0, "attempt": 0)",
+                          R"("frame_id": 3, "frame_compile_id": -1e20, "attempt": 4.4e94)"})
+    text += std::string(prefix) + R"({"dynamo_start": {"stack": [{"line": 1e99, "name": "f", "filename": 2.5}]}, )" +
+            ids + "}\n";
+  ilint::testing::write_all(log, text);
+  LogFacts facts;
+  DiagSink d;
+  ASSERT_TRUE(read_trace_log(log.string(), facts, d, true));
+  // Only the last event has a frame id (4294967297 is not 1, "7" is not 7); its other ids and
+  // its line, not ints, are taken as 0, its file as unknown.
+  std::string described = ilint::testing::describe_log_facts(facts, d);
+  size_t compiles = 0;
+  for (size_t at = described.find("\ncompile "); at != std::string::npos; at = described.find("\ncompile ", at + 1)) ++compiles;
+  EXPECT_EQ(compiles, 1u) << described;
+  EXPECT_NE(described.find("\ncompile 0 3/0 fn=f at :0:0 "), std::string::npos) << described;
 }

@@ -60,6 +60,38 @@ TEST(ReportBaseline, BadFilesAreDiagnosedWithFileAndLine) {
   EXPECT_EQ(d3.sorted()[0].code, "baseline-unreadable");
 }
 
+// Members of other types: nlohmann's value() threw type_error on them and aborted the analyzer.
+TEST(ReportBaseline, MembersOfOtherTypesAreDiagnosedNotThrown) {
+  TempDir dir;
+  write_file(dir.path / "version.json", "{\"tool\": \"inductor-lint\", \"version\": \"x\", \"findings\": []}");
+  DiagSink d1;
+  EXPECT_FALSE(load_baseline((dir.path / "version.json").string(), d1).ok);
+  ASSERT_EQ(d1.size(), 1u);
+  EXPECT_EQ(d1.sorted()[0].code, "baseline-format");
+  EXPECT_NE(d1.sorted()[0].message.find("\"x\""), std::string::npos);
+
+  // A version past int's range is no version 1 (a float cast to int was undefined behaviour).
+  write_file(dir.path / "huge.json", "{\"tool\": 5, \"version\": 1e300, \"findings\": []}");
+  DiagSink d2;
+  EXPECT_FALSE(load_baseline((dir.path / "huge.json").string(), d2).ok);
+
+  write_file(dir.path / "entries.json",
+             "{\"tool\": \"inductor-lint\", \"version\": 1, \"findings\": ["
+             "{\"rule\": \"a\", \"fingerprint\": \"f1\", \"count\": \"many\", \"message\": 5, \"user_location\": []},"
+             "{\"rule\": \"b\", \"fingerprint\": \"f2\", \"count\": 3}]}");
+  DiagSink d3;
+  Baseline b = load_baseline((dir.path / "entries.json").string(), d3);
+  ASSERT_TRUE(b.ok);
+  ASSERT_EQ(b.entries.size(), 2u);
+  EXPECT_EQ(b.entries[0].count, 1);
+  EXPECT_EQ(b.entries[0].message, "");
+  EXPECT_EQ(b.entries[0].user_loc, "");
+  EXPECT_EQ(b.entries[1].count, 3);
+  ASSERT_EQ(d3.size(), 1u);
+  EXPECT_EQ(d3.sorted()[0].code, "baseline-entry");
+  EXPECT_NE(d3.sorted()[0].message.find("count"), std::string::npos);
+}
+
 TEST(ReportBaseline, RealFindingsRoundTrip) {
   auto a = analyze_paths({fixture("s2_cuda")});
   ASSERT_FALSE(a->findings.empty()) << "s2_cuda gives no finding: needs the reduced-precision-scan rule from main";

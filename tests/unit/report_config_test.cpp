@@ -71,6 +71,36 @@ TEST(ReportConfig, BadConfigsAreErrorsWithLines) {
   EXPECT_EQ(d3.count(DiagLevel::Error), 2u);
 }
 
+// A suppression member of another type threw type_error, and a line number past int's range
+// threw out_of_range (std::stoi): each aborted the analyzer. Now each is a config error.
+TEST(ReportConfig, SuppressionMembersOfOtherTypesAreErrors) {
+  TempDir dir;
+  const std::pair<const char*, const char*> cases[] = {
+      {"{\"suppress\": [{\"rule\": 5, \"reason\": \"r\", \"location\": \"a.py:3\"}]}", "\"rule\" must be a string"},
+      {"{\"suppress\": [{\"rule\": \"*\", \"reason\": [], \"location\": \"a.py:3\"}]}", "\"reason\" must be a string"},
+      {"{\"suppress\": [{\"rule\": \"*\", \"reason\": \"r\", \"file\": {}}]}", "\"file\" must be a string"},
+      {"{\"suppress\": [{\"rule\": \"*\", \"reason\": \"r\", \"file\": \"a.py\", \"line\": 2.5}]}", "\"line\" must be an integer"},
+      {"{\"suppress\": [{\"rule\": \"*\", \"reason\": \"r\", \"location\": \"a.py:99999999999999\"}]}", "out of range"},
+  };
+  int i = 0;
+  for (const auto& [text, says] : cases) {
+    fs::path p = dir.path / ("c" + std::to_string(i++) + ".json");
+    write_file(p, text);
+    DiagSink d;
+    EXPECT_FALSE(load_config(p.string(), d).ok) << text;
+    ASSERT_EQ(d.count(DiagLevel::Error), 1u) << text;
+    EXPECT_NE(d.sorted()[0].message.find(says), std::string::npos) << d.sorted()[0].message;
+    EXPECT_EQ(d.sorted()[0].code, "config-value");
+  }
+  // An integer "line" is still taken.
+  write_file(dir.path / "ok.json", "{\"suppress\": [{\"rule\": \"*\", \"reason\": \"r\", \"file\": \"a.py\", \"line\": 7}]}");
+  DiagSink ok;
+  Config c = load_config((dir.path / "ok.json").string(), ok);
+  ASSERT_TRUE(c.ok);
+  ASSERT_EQ(c.suppressions.size(), 1u);
+  EXPECT_EQ(c.suppressions[0].line, 7);
+}
+
 TEST(ReportConfig, PathMatchesWholeComponents) {
   EXPECT_TRUE(path_matches("/home/u/proj/seed2.py", "seed2.py"));
   EXPECT_TRUE(path_matches("/home/u/proj/seed2.py", "proj/seed2.py"));
