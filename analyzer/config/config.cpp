@@ -69,13 +69,18 @@ Config load_config(const std::string& path, DiagSink& diags) {
   }
   std::ostringstream ss;
   ss << in.rdbuf();
-  std::string text = ss.str();
+  return parse_config(path, ss.str(), diags);
+}
+
+Config parse_config(const std::string& path, const std::string& text, DiagSink& diags) {
+  Config cfg;
+  cfg.path = path;
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    int line = line_of(text, e.byte > 0 ? e.byte - 1 : 0);
-    diags.error("config-parse", std::string("config is not valid JSON: ") + e.what(), SourceLoc{path, line, 0});
+  } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for `1e999`
+    diags.error("config-parse", std::string("config is not valid JSON: ") + e.what(),
+                SourceLoc{path, json_error_line(text, e), 0});
     cfg.ok = false;
     return cfg;
   }

@@ -48,6 +48,8 @@ std::string find_config_upward(const std::string& start_dir);
 // Reads a config file. Problems are reported to `diags` with the file and line; a file that cannot
 // be read or is not JSON gives ok=false; unknown keys and unknown rule ids give warnings.
 Config load_config(const std::string& path, DiagSink& diags);
+// The same, of a config's text (`path` names it in diagnostics).
+Config parse_config(const std::string& path, const std::string& text, DiagSink& diags);
 
 // Before analysis: disabled rules go to opts.disabled_rules.
 void apply_config_to_options(const Config& cfg, AnalyzeOptions& opts);

@@ -29,15 +29,18 @@ Baseline load_baseline(const std::string& path, DiagSink& diags) {
   }
   std::ostringstream ss;
   ss << in.rdbuf();
-  std::string text = ss.str();
+  return parse_baseline(path, ss.str(), diags);
+}
+
+Baseline parse_baseline(const std::string& path, const std::string& text, DiagSink& diags) {
+  Baseline b;
+  b.path = path;
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    int line = 1;
-    for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i)
-      if (text[i] == '\n') ++line;
-    diags.error("baseline-parse", std::string("baseline is not valid JSON: ") + e.what(), SourceLoc{path, line, 0});
+  } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for `1e999`
+    diags.error("baseline-parse", std::string("baseline is not valid JSON: ") + e.what(),
+                SourceLoc{path, json_error_line(text, e), 0});
     b.ok = false;
     return b;
   }

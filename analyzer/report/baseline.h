@@ -29,6 +29,8 @@ struct Baseline {
 constexpr int kBaselineFormatVersion = 1;
 
 Baseline load_baseline(const std::string& path, DiagSink& diags);
+// The same, of a baseline's text (`path` names it in diagnostics).
+Baseline parse_baseline(const std::string& path, const std::string& text, DiagSink& diags);
 
 // Findings not accounted for by the baseline. Matching is by (rule, fingerprint), with counts:
 // a baseline entry with count 2 absorbs two findings of that fingerprint, and a third is new.

@@ -67,4 +67,23 @@ bool json_member_mistyped(const nlohmann::json& obj, std::string_view key, Is is
   return m && !is(*m);
 }
 
+// The line of `text` a failed nlohmann::json::parse points at. A syntax error (parse_error) gives
+// its byte; a number past double's range (out_of_range 406, "number overflow parsing '1e999'",
+// which is not a parse_error: catching only parse_error let it abort the analyzer) gives none,
+// so the number it quotes is looked up in the text. 1 when neither says.
+inline int json_error_line(const std::string& text, const nlohmann::json::exception& e) {
+  size_t at = std::string::npos;
+  if (const auto* pe = dynamic_cast<const nlohmann::json::parse_error*>(&e)) {
+    at = pe->byte > 0 ? pe->byte - 1 : 0;
+  } else {
+    std::string_view what = e.what();
+    size_t open = what.find('\''), close = what.rfind('\'');
+    if (open != std::string_view::npos && close > open + 1) at = text.find(what.substr(open + 1, close - open - 1));
+  }
+  if (at == std::string::npos) return 1;
+  int line = 1;
+  for (size_t i = 0; i < at && i < text.size(); ++i) line += text[i] == '\n';
+  return line;
+}
+
 }  // namespace ilint

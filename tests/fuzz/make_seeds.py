@@ -20,6 +20,9 @@ not committed). One folder per target under OUT:
                     line boundaries into pieces of about 8 KB (the first 8 pieces of each file)
   fuzz_trace_envelope
                     the JSON text of every TORCH_TRACE envelope line (distinct ones)
+  fuzz_user_files   the recorded confirmation answers of tests/gpu/results/ (each alone, and as
+                    --confirm-results lists naming the fingerprints the target's findings carry),
+                    and a config and a baseline of the forms docs/ describes
 Files are named by content hash so re-running is idempotent. Prints the count per target.
 """
 import hashlib
@@ -82,6 +85,32 @@ def log_pieces(text, size=8192, most=8):
     return out
 
 
+def user_file_seeds(out):
+    results = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "gpu", "results")
+    for name in sorted(os.listdir(results)) if os.path.isdir(results) else []:
+        if not name.endswith(".json"):
+            continue
+        with open(os.path.join(results, name)) as f:
+            text = f.read()
+        put(out, "fuzz_user_files", text)
+        try:
+            answer = json.loads(text)
+        except ValueError:
+            continue
+        put(out, "fuzz_user_files", json.dumps([{"fingerprint": "f1", "answer": answer},
+                                                {"compile_dir": "model__0_forward_1.0", "rule": "reduced-precision-scan",
+                                                 "answer": answer}]))
+    put(out, "fuzz_user_files", json.dumps({
+        "fail_on": "warning",
+        "rules": {"stale-scalar": "error", "reduced-precision-scan": {"enabled": True, "severity": "note"}},
+        "suppress": [{"rule": "stale-scalar", "location": "train.py:12", "reason": "known"},
+                     {"rule": "*", "file": "train.py", "line": 13, "reason": "all"}]}, indent=1))
+    put(out, "fuzz_user_files", json.dumps({
+        "tool": "inductor-lint", "version": 1,
+        "findings": [{"rule": "stale-scalar", "fingerprint": "f1", "message": "m", "user_location": "train.py:12",
+                      "count": 2}]}, indent=1))
+
+
 def main():
     fixtures, out = sys.argv[1], sys.argv[2]
     for dp, dn, fn in sorted(os.walk(fixtures)):
@@ -131,6 +160,7 @@ def main():
                 put(out, "fuzz_fx_json", json.dumps(fx_json_from_readable(text), indent=1))
             if name.endswith(".json"):
                 put(out, "fuzz_fx_json", text)
+    user_file_seeds(out)
     for t in sorted(os.listdir(out)):
         print(t, len(os.listdir(os.path.join(out, t))))
 

@@ -75,6 +75,14 @@ TEST(ReportBaseline, MembersOfOtherTypesAreDiagnosedNotThrown) {
   DiagSink d2;
   EXPECT_FALSE(load_baseline((dir.path / "huge.json").string(), d2).ok);
 
+  // out_of_range, not parse_error, from nlohmann (fuzz_user_files): a baseline-parse error.
+  write_file(dir.path / "overflow.json", "{\"tool\": \"inductor-lint\",\n\"version\": -1e999, \"findings\": []}");
+  DiagSink over;
+  EXPECT_FALSE(load_baseline((dir.path / "overflow.json").string(), over).ok);
+  ASSERT_EQ(over.size(), 1u);
+  EXPECT_EQ(over.sorted()[0].code, "baseline-parse");
+  EXPECT_EQ(over.sorted()[0].loc.line, 2);
+
   write_file(dir.path / "entries.json",
              "{\"tool\": \"inductor-lint\", \"version\": 1, \"findings\": ["
              "{\"rule\": \"a\", \"fingerprint\": \"f1\", \"count\": \"many\", \"message\": 5, \"user_location\": []},"

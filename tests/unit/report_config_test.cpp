@@ -92,6 +92,14 @@ TEST(ReportConfig, SuppressionMembersOfOtherTypesAreErrors) {
     EXPECT_NE(d.sorted()[0].message.find(says), std::string::npos) << d.sorted()[0].message;
     EXPECT_EQ(d.sorted()[0].code, "config-value");
   }
+  // A number past double's range is not a parse_error to nlohmann but out_of_range (it aborted
+  // the analyzer; found by fuzz_user_files): a config-parse error on its line.
+  write_file(dir.path / "overflow.json", "{\n  \"suppress\": [],\n  \"x\": 1.5e4375\n}\n");
+  DiagSink over;
+  EXPECT_FALSE(load_config((dir.path / "overflow.json").string(), over).ok);
+  ASSERT_EQ(over.size(), 1u);
+  EXPECT_EQ(over.sorted()[0].code, "config-parse");
+  EXPECT_EQ(over.sorted()[0].loc.line, 3);
   // An integer "line" is still taken.
   write_file(dir.path / "ok.json", "{\"suppress\": [{\"rule\": \"*\", \"reason\": \"r\", \"file\": \"a.py\", \"line\": 7}]}");
   DiagSink ok;

@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <random>
 
+#include "analyzer/config/config.h"
+#include "analyzer/confirm/confirm.h"
 #include "analyzer/dynamo/readers.h"
 #include "analyzer/parse/cpp_kernel_hand.h"
 #include "analyzer/parse/cpp_wrapper_hand.h"
@@ -20,6 +22,7 @@
 #include "analyzer/parse/output_code.h"
 #include "analyzer/parse/python.h"
 #include "analyzer/parse/triton_kernel.h"
+#include "analyzer/report/baseline.h"
 #include "test_util.h"
 
 using namespace ilint;
@@ -260,7 +263,8 @@ TEST(Robustness, NumelLiteralOutsideInt64IsNotAStaticNumel) {
 }
 
 // Every saved crash input parses again without crashing. Files are named by the reader they
-// crashed: python_*, triton_*, output_code_*, fx_text_*, fx_json_*; cpp_limits_* broke an invariant
+// crashed: python_*, triton_*, output_code_*, fx_text_*, fx_json_*, dynamo_logs_*, user_files_* (a
+// config, baseline or recorded answers); cpp_limits_* broke an invariant
 // of the scan before Clang (fuzz_cpp_limits: a prefix ending at a line's end never measures deeper);
 // cpp_kernel_hand_* / cpp_wrapper_hand_* were accepted by a hand C++ reader and read otherwise by Clang.
 TEST(Robustness, EverySavedCrashInputParses) {
@@ -317,6 +321,14 @@ TEST(Robustness, EverySavedCrashInputParses) {
       dynamo::LogFacts text_facts, trace_facts;
       EXPECT_TRUE(dynamo::read_torch_logs(e.path().string(), text_facts, diags)) << name;
       EXPECT_TRUE(dynamo::read_trace_log(e.path().string(), trace_facts, diags)) << name;
+    } else if (name.rfind("user_files_", 0) == 0) {
+      // As fuzz_user_files reads it: a config, a baseline, recorded confirmation answers.
+      (void)parse_config(name, text, diags);
+      (void)parse_baseline(name, text, diags);
+      nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+      Analysis a;
+      a.findings.resize(1);
+      if (!doc.is_discarded()) attach_recorded(a, doc, diags);
     } else {
       ADD_FAILURE() << "regression input without a reader prefix: " << name;
     }
