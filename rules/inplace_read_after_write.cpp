@@ -56,7 +56,7 @@ class IxParser {
   IxPtr parse() {
     IxPtr e = additive();
     skip();
-    if (i_ != s_.size()) return unknown();
+    if (malformed_ || i_ != s_.size()) return unknown();
     return e;
   }
 
@@ -65,6 +65,11 @@ class IxParser {
   bool cpp_;
   size_t i_ = 0;
   int depth_ = 0;
+  // Set where the text cannot be an index expression (a call's arguments not closed by `)`):
+  // every later eat() fails and parse() answers Unknown. (This was `i_ = size + 1`, and the next
+  // eat() then asked std::string::compare for a position past the end: std::out_of_range, which
+  // aborted the analyzer on a mutated capture; tests/fuzz/mutate_captures.py.)
+  bool malformed_ = false;
 
   static IxPtr unknown() { return std::make_shared<IxNode>(); }
   static IxPtr bin(IxNode::Kind k, IxPtr a, IxPtr b) {
@@ -77,6 +82,7 @@ class IxParser {
     while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
   }
   bool eat(const char* tok) {
+    if (malformed_) return false;
     skip();
     size_t n = std::strlen(tok);
     if (s_.compare(i_, n, tok) == 0) {
@@ -150,7 +156,7 @@ class IxParser {
       }
       if (eat(",")) continue;
       if (eat(")")) return args;
-      i_ = s_.size() + 1;  // malformed: make parse() fail
+      malformed_ = true;
       return args;
     }
   }

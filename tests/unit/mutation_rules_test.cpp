@@ -192,6 +192,23 @@ TEST(InplaceReadAfterWrite, DerivedDisjointReadIsNotReported) {
   EXPECT_TRUE(run_rule(dir, "inplace-read-after-write", a).empty());
 }
 
+// tests/fuzz/mutate_captures.py: an index with a call whose arguments the index parser cannot
+// read (here a string) set its position past the text's end, and the next operator test asked
+// std::string::compare for it: std::out_of_range, which aborted the analyzer. Such an index is
+// Unknown: compared as text, the two indexes differ, and the rule says so without a claim it
+// could not evaluate (claim index-differs, evaluated false), as for any index it cannot read.
+TEST(InplaceReadAfterWrite, DerivedIndexWithAnUnreadableCallIsUnknownNotACrash) {
+  TempDir tmp;
+  std::string dir = derive(tmp, "s1_cuda", "inference_1", "output_code.py", "tmp0 = tl.load(in_ptr0 + (x0), xmask)",
+                           "tmp0 = tl.load(in_ptr0 + (x0 + f(\"a\") // 2), xmask)");
+  Analysis a;
+  auto fs_ = run_rule(dir, "inplace-read-after-write", a);
+  ASSERT_EQ(fs_.size(), 1u);
+  EXPECT_EQ(fs_[0]->evidence["claim"], "index-differs");
+  EXPECT_EQ(fs_[0]->evidence["evaluated"], false);
+  EXPECT_EQ(fs_[0]->evidence["load"]["index"], "x0 + f(\"a\") // 2");
+}
+
 // A C++ kernel's top-level loop nests run one after the other. The cpu_vocab_* captures are
 // correct programs (their stdout: compiled matches eager) whose fused kernels reuse one buffer
 // across nests: attention's softmax kernel stores in_out_ptr0 at [x2 + 16L*x1 + 256L*x0] in its
