@@ -122,7 +122,8 @@ class QuietCallbacks : public clang::PreambleCallbacks {};
 const std::vector<const char*>& clang_args() {
   static const std::vector<const char*> args = {
       "clang++", "-x", "c++", "-std=c++17", "-fsyntax-only", "-nostdinc", "-nostdinc++", "-w",
-      "-ferror-limit=50", "-ftemplate-depth=128", "-fno-delayed-template-parsing", "-resource-dir", ILINT_CLANG_RESOURCE_DIR,
+      "-ferror-limit=50", "-ftemplate-depth=128", "-fno-delayed-template-parsing", "-fno-spell-checking",
+      "-resource-dir", ILINT_CLANG_RESOURCE_DIR,
       kMainFileName,
   };
   return args;
