@@ -183,9 +183,8 @@ Config parse_config(const std::string& path, const std::string& text, DiagSink& 
         // A member of another type is named, not thrown on (nlohmann's value() would throw).
         const char* mistyped = nullptr;
         for (const char* key : {"rule", "reason", "location", "file"})
-          if (json_member_mistyped(e, key, [](const nlohmann::json& v) { return v.is_string(); })) mistyped = key;
-        if (json_member_mistyped(e, "line", [](const nlohmann::json& v) { return json_as_int(v).has_value(); }))
-          mistyped = "line";
+          if (json_member_mistyped(e, key, &nlohmann::json::is_string)) mistyped = key;
+        if (json_member_mistyped(e, "line", json_is_int)) mistyped = "line";
         if (mistyped) {
           diags.error("config-value",
                       std::string("a suppression's \"") + mistyped + "\" must be " +

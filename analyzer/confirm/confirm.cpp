@@ -135,8 +135,8 @@ std::string recompute_graph_verdict(const nlohmann::json& answer) {
       if (!o.is_object() || !o.contains("eager_vs_fp64") || !o.contains("compiled_vs_fp64") ||
           !o["eager_vs_fp64"].is_object() || !o["compiled_vs_fp64"].is_object())
         continue;
-      auto number = [](const nlohmann::json& v) { return v.is_number(); };
-      if (json_member_mistyped(o, "allclose", [](const nlohmann::json& v) { return v.is_boolean(); }) ||
+      constexpr auto number = &nlohmann::json::is_number;
+      if (json_member_mistyped(o, "allclose", &nlohmann::json::is_boolean) ||
           json_member_mistyped(o["eager_vs_fp64"], "rmse", number) ||
           json_member_mistyped(o["compiled_vs_fp64"], "rmse", number) || json_member_mistyped(o, "multiplier", number) ||
           json_member_mistyped(o, "tol", number))

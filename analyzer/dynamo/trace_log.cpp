@@ -163,8 +163,8 @@ class TraceReader : public LineSink {
     const nlohmann::json& body = fields[kind];
     has_payload_ = fields.contains("has_payload");
     if (kind == "str") {
-      if (body.is_array() && body.size() == 2 && body[0].is_string() && json_as_int(body[1]))
-        strings_[*json_as_int(body[1])] = body[0].get<std::string>();
+      if (!body.is_array() || body.size() != 2 || !body[0].is_string()) return;
+      if (std::optional<int> n = json_as_int(body[1])) strings_[*n] = body[0].get<std::string>();
       return;
     }
     if (kind == "chromium_event" || kind == "describe_storage" || kind == "describe_tensor" ||
@@ -173,9 +173,10 @@ class TraceReader : public LineSink {
     // Ids are read by type and range (json_fields.h): `"attempt": 4.4e94` was a float cast to int,
     // undefined behaviour (fuzz_dynamo_logs). An id that is not an int is no id.
     const nlohmann::json* frame_id = json_member(fields, "frame_id");
-    if (!frame_id || !json_as_int(*frame_id)) return;
+    std::optional<int> frame = frame_id ? json_as_int(*frame_id) : std::nullopt;
+    if (!frame) return;
     CompileId id;
-    id.frame_id = *json_as_int(*frame_id);
+    id.frame_id = *frame;
     id.frame_compile_id = json_int(fields, "frame_compile_id", 0);
     id.attempt = json_int(fields, "attempt", 0);
     if (kind == "dynamo_start") {
@@ -193,10 +194,9 @@ class TraceReader : public LineSink {
         c.function = json_str(top, "name");
         int line = json_int(top, "line", 0);
         std::string file;
-        if (const nlohmann::json* f = json_member(top, "filename"); f && json_as_int(*f)) {
-          auto it = strings_.find(*json_as_int(*f));
-          if (it != strings_.end()) file = it->second;
-        }
+        if (const nlohmann::json* f = json_member(top, "filename"))
+          if (std::optional<int> n = json_as_int(*f))
+            if (auto it = strings_.find(*n); it != strings_.end()) file = it->second;
         c.code_loc = {file, line, 0};
         note_user_file(file);
       }

@@ -1036,9 +1036,9 @@ class Parser {
   }
 
   static bool is_keyword(std::string_view w) {
-    static const WordSet kw = {"if", "else", "for", "while", "do", "return", "auto", "const",
-                                                  "static", "template", "decltype", "static_cast", "true", "false",
-                                                  "new", "delete", "sizeof", "operator", "this", "nullptr"};
+    static const WordSet kw = {"if",     "else",   "for",      "while",    "do",          "return", "auto",
+                               "const",  "static", "template", "decltype", "static_cast", "true",   "false",
+                               "new",    "delete", "sizeof",   "operator", "this",        "nullptr"};
     return kw.contains(w);
   }
 
@@ -1500,7 +1500,7 @@ class Parser {
       if (is("++") || is("--")) {
         const Token& opt = cur();
         ++p_;
-        if (!n->type.is_arith() || n->type.is_class() || !is_lvalue(n)) decline("++ on a non-scalar");
+        if (!n->type.is_arith() || n->type.is_class()) decline("++ on a non-scalar");
         // C++17 removed ++ on a bool (Clang: "ISO C++17 does not allow incrementing expression of
         // type bool"; found by fuzz_cpp_kernel_hand on a `for (bool x = 0; ...; x++)` loop).
         if (n->type.kind == Type::Scalar_ && n->type.elem == Scalar::Bool) decline("++ or -- on a bool");
@@ -1543,8 +1543,7 @@ class Parser {
         "abs", "neg", "sqrt", "rsqrt", "reciprocal", "exp", "exp2", "expm1", "exp_u20", "fexp_u20", "log", "log1p",
         "log2", "log10", "sin", "cos", "tan", "tanh", "sinh", "cosh", "asin", "acos", "atan", "erf", "erfc", "erfinv",
         "floor", "ceil", "trunc", "round", "frac", "sign", "lgamma", "isnan"};
-    static const WordSet vec_binary = {"pow", "fmod", "atan2", "hypot", "nextafter",
-                                                          "eq",  "ne",   "lt",    "le",    "gt", "ge"};
+    static const WordSet vec_binary = {"pow", "fmod", "atan2", "hypot", "nextafter", "eq", "ne", "lt", "le", "gt", "ge"};
     if (t.kind == Type::UniqueArr) {
       if (m.name != "get" || m.has_targs || !args.empty()) decline("a std::unique_ptr member the hand reader does not know");
       c->type = Type{Type::Ptr, t.elem, 0};
@@ -2108,9 +2107,8 @@ class Parser {
     }
     if (is("<")) decline("explicit template arguments to std::" + std::string(fn));
     // `template <class T> T f(T)`, `template <class T, class U> T f(T, U)`, `template <class T> bool f(T)`.
-    static const WordSet unary = {"abs", "exp", "exp2", "expm1", "log", "log1p", "log2",
-                                                     "sqrt", "tanh", "sin", "cos", "tan", "erf", "floor",
-                                                     "ceil", "trunc", "round", "nearbyint"};
+    static const WordSet unary = {"abs", "exp", "exp2", "expm1", "log", "log1p", "log2", "sqrt", "tanh",
+                                  "sin", "cos", "tan", "erf", "floor", "ceil", "trunc", "round", "nearbyint"};
     static const WordSet binary = {"pow", "fmod", "atan2"};
     static const WordSet predicates = {"isnan", "isinf", "signbit"};
     std::vector<Node*> args;

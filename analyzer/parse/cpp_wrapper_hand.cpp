@@ -426,10 +426,9 @@ struct SigType {
   bool reference = false;
   bool array = false;  // a parameter `T name[]`
   bool arithmetic() const {
-    static const WordSet a = {"bool", "char", "int", "long", "float", "double",
-                                                           "signed char", "short", "unsigned char",
-                                                           "unsigned short", "unsigned int", "unsigned long",
-                                                           "unsigned long long"};
+    static const WordSet a = {"bool", "char", "int", "long", "float", "double", "signed char", "short",
+                              "unsigned char", "unsigned short", "unsigned int", "unsigned long",
+                              "unsigned long long"};
     return !template_param && pointers == 0 && !reference && !array && a.contains(base);
   }
 };

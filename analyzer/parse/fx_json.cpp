@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/parse/python.h"
+#include "analyzer/util/json_fields.h"
 
 namespace ilint {
 
@@ -58,13 +59,6 @@ std::vector<std::string> strings(const json& a) {
   return out;
 }
 
-// o[key] when it is a string, else "". (json::value(key, "") throws type_error when the field
-// is there with another type: `"op": 5` aborted the analyzer.)
-std::string string_field(const json& o, const char* key) {
-  auto it = o.find(key);
-  return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 // Nesting depth, without recursion (the document may be hostile).
 bool nested_deeper_than(const json& j, size_t limit) {
   std::vector<std::pair<const json*, size_t>> stack{{&j, 0}};
@@ -116,7 +110,7 @@ bool parse_fx_json(const FilePath& path, const std::string& text, FxGraph& out, 
     }
     FxNode x;
     x.name = n["name"].get<std::string>();
-    x.op = string_field(n, "op");
+    x.op = json_string(n, "op");
     x.target = n.contains("target") && n["target"].is_string() ? n["target"].get<std::string>() : "";
     if (x.op == "placeholder" && x.target.empty()) x.target = x.name;
     std::vector<IString> args, refs;
@@ -128,7 +122,7 @@ bool parse_fx_json(const FilePath& path, const std::string& text, FxGraph& out, 
     x.input_nodes = refs;
     if (n.contains("val") && n["val"].is_object()) {
       const json& v = n["val"];
-      x.kind = kind_of(string_field(v, "kind"));
+      x.kind = kind_of(json_string(v, "kind"));
       if (v.contains("dtype") && v["dtype"].is_string()) x.meta.dtype = parse_dtype(v["dtype"].get<std::string>());
       x.meta.shape = to_istrings(strings(v.value("shape", json::array())));
       x.meta.stride = to_istrings(strings(v.value("stride", json::array())));
@@ -141,8 +135,8 @@ bool parse_fx_json(const FilePath& path, const std::string& text, FxGraph& out, 
       const json& u = n["user_source"];
       if (u.contains("file") && u["file"].is_string() && u.contains("line") && u["line"].is_number_integer()) {
         x.user_loc = SourceLoc{u["file"].get<std::string>(), u["line"].get<int>(), 0};
-        x.user_function = string_field(u, "function");
-        x.user_code = string_field(u, "code");
+        x.user_function = json_string(u, "function");
+        x.user_code = json_string(u, "code");
       }
     }
     x.def_loc = SourceLoc{path, 0, 0};

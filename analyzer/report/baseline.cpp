@@ -77,7 +77,7 @@ Baseline parse_baseline(const std::string& path, const std::string& text, DiagSi
     be.message = json_string(e, "message");
     be.user_loc = json_string(e, "user_location");
     be.count = std::max(1, json_int(e, "count", 1));
-    if (json_member_mistyped(e, "count", [](const nlohmann::json& v) { return json_as_int(v).has_value(); }))
+    if (json_member_mistyped(e, "count", json_is_int))
       diags.warning("baseline-entry", "entry " + std::to_string(idx) + " has a \"count\" that is not an integer (taken as 1)",
                     SourceLoc{path, 0, 0});
     b.entries.push_back(std::move(be));

@@ -7,6 +7,7 @@
 // Readers of documents a user or a tool may have written use these instead.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -37,6 +38,8 @@ inline std::optional<int> json_as_int(const nlohmann::json& v) {
   return std::nullopt;
 }
 
+inline bool json_is_int(const nlohmann::json& v) { return json_as_int(v).has_value(); }
+
 inline int json_int(const nlohmann::json& obj, std::string_view key, int fallback) {
   const nlohmann::json* m = json_member(obj, key);
   std::optional<int> v = m ? json_as_int(*m) : std::nullopt;
@@ -60,11 +63,12 @@ inline std::string json_string(const nlohmann::json& obj, std::string_view key, 
 }
 
 // Whether the member is there with a type other than `is` checks for: what a reader reports
-// before falling back (a config entry whose "rule" is a number is a mistake worth naming).
+// before falling back (a config entry whose "rule" is a number is a mistake worth naming). `is`:
+// json_is_int, or a test of nlohmann's own (&nlohmann::json::is_string).
 template <class Is>
 bool json_member_mistyped(const nlohmann::json& obj, std::string_view key, Is is) {
   const nlohmann::json* m = json_member(obj, key);
-  return m && !is(*m);
+  return m && !std::invoke(is, *m);
 }
 
 // The line of `text` a failed nlohmann::json::parse points at. A syntax error (parse_error) gives
