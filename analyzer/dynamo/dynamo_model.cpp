@@ -19,6 +19,7 @@
 #include "analyzer/dynamo/readers.h"
 #include "analyzer/dynamo/sym_eval.h"
 #include "analyzer/pipeline.h"
+#include "analyzer/util/text.h"
 
 namespace ilint {
 
@@ -103,7 +104,7 @@ bool parse_resume_name(const std::string& fn, std::string& resumed, int& line) {
   auto at = fn.rfind("_at_");
   if (at == std::string::npos || at < prefix.size()) return false;
   resumed = fn.substr(prefix.size(), at - prefix.size());
-  line = std::atoi(fn.c_str() + at + 4);
+  line = leading_int(std::string_view(fn).substr(at + 4));
   return line > 0;
 }
 
@@ -378,7 +379,7 @@ size_t build_dynamo_model(const IngestResult& in, DynamoLogs& logs, Program& pro
       for (const auto& aot : c.aot_ids) {
         auto us = aot.find('_');
         if (us == std::string::npos) continue;
-        int idx = std::atoi(aot.c_str());
+        int idx = leading_int(aot);
         std::string kind = aot.substr(us + 1);
         for (const auto& f : folders)
           if (f.model_index == idx && f.kind == kind) {

@@ -80,7 +80,7 @@ void split_guard_comment(const std::string& comment, std::string& user_code, std
     return;
   }
   std::string_view file = fl.substr(0, colon);
-  int line = std::atoi(std::string(fl.substr(colon + 1)).c_str());
+  int line = leading_int(fl.substr(colon + 1));
   if (line <= 0) return;
   function = fn;
   // Dynamo's own bookkeeping guards name Dynamo source files, not the user's.

@@ -88,7 +88,7 @@ bool parse_file_comment(const std::string& t, SourceLoc& loc, std::string& code)
   std::string fl = rest.substr(0, in);
   auto colon = fl.rfind(':');
   if (colon == std::string::npos) return false;
-  loc = {fl.substr(0, colon), std::atoi(fl.c_str() + colon + 1), 0};
+  loc = {fl.substr(0, colon), leading_int(std::string_view(fl).substr(colon + 1)), 0};
   auto cp = rest.find(", code: ");
   code = cp == std::string::npos ? "" : rest.substr(cp + 8);
   return loc.line > 0;

@@ -77,7 +77,7 @@ std::optional<GlogLine> parse_glog_line(std::string_view line) {
   g.timestamp = std::string(v->stamp);
   g.pid = std::string(v->pid);
   g.src_file = std::string(v->src_file);
-  g.src_line = std::atoi(std::string(v->src_line).c_str());
+  g.src_line = leading_int(v->src_line);
   g.rest = std::string(v->rest);
   return g;
 }
@@ -116,9 +116,9 @@ std::optional<CompileId> parse_compile_id(std::string_view text) {
   if (!all_digits(f) || !all_digits(c) || (us != std::string_view::npos && !all_digits(a))) return std::nullopt;
   if (f.size() > 8 || c.size() > 8 || a.size() > 8) return std::nullopt;
   CompileId id;
-  id.frame_id = std::atoi(std::string(f).c_str());
-  id.frame_compile_id = std::atoi(std::string(c).c_str());
-  id.attempt = a.empty() ? 0 : std::atoi(std::string(a).c_str());
+  id.frame_id = leading_int(f);
+  id.frame_compile_id = leading_int(c);
+  id.attempt = a.empty() ? 0 : leading_int(a);
   return id;
 }
 

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "analyzer/dynamo/readers.h"
+#include "analyzer/util/text.h"
 
 namespace ilint::dynamo {
 
@@ -40,7 +41,7 @@ bool parse_traceback_file_line(std::string_view line, std::string& file, int& li
   file = t.substr(6, q - 6);
   auto ln = t.find(", line ", q);
   if (ln == std::string::npos) return false;
-  lineno = std::atoi(t.c_str() + ln + 7);
+  lineno = leading_int(std::string_view(t).substr(ln + 7));
   auto in = t.find(", in ", ln);
   fn = in == std::string::npos ? "" : t.substr(in + 5);
   return lineno > 0;
@@ -49,7 +50,7 @@ bool parse_traceback_file_line(std::string_view line, std::string& file, int& li
 bool parse_file_colon_line(const std::string& s, SourceLoc& loc) {
   auto colon = s.rfind(':');
   if (colon == std::string::npos || colon == 0) return false;
-  int line = std::atoi(s.c_str() + colon + 1);
+  int line = leading_int(std::string_view(s).substr(colon + 1));
   if (line <= 0) return false;
   loc.file = s.substr(0, colon);
   loc.line = line;
@@ -159,7 +160,7 @@ class TorchLogsReader : public LineSink {
     // The key is built in a reused buffer: one per line, nearly always equal to the record's.
     key_.assign(g->stamp) += '|';
     (key_ += g->src_file) += ':';
-    key_ += std::to_string(std::atoi(std::string(g->src_line).c_str()));
+    key_ += std::to_string(leading_int(g->src_line));
     ((key_ += '|') += cid) += '|';
     key_ += artifact;
     if (key_ != cur_.key) {
@@ -326,7 +327,7 @@ class TorchLogsReader : public LineSink {
           }
         }
         auto lp = l.find("limit (");
-        if (lp != std::string::npos) out_.recompile_limit = std::atoi(std::string(l.substr(lp + 7)).c_str());
+        if (lp != std::string::npos) out_.recompile_limit = leading_int(l.substr(lp + 7));
         out_.recompile_limit_hits.push_back(text);
         return;
       }

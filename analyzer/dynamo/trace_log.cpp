@@ -20,6 +20,7 @@
 #include "analyzer/dynamo/readers.h"
 #include "analyzer/dynamo/trace_envelope.h"
 #include "analyzer/util/json_fields.h"
+#include "analyzer/util/text.h"
 
 namespace ilint::dynamo {
 
@@ -253,7 +254,7 @@ class TraceReader : public LineSink {
           if (r.is_string()) add_unique(c.restart_reasons, r.get<std::string>());
       std::string cfg = json_str(body, "dynamo_config");
       auto p = cfg.find("\"recompile_limit\": ");
-      if (p != std::string::npos) out_.recompile_limit = std::atoi(cfg.c_str() + p + 19);
+      if (p != std::string::npos) out_.recompile_limit = leading_int(std::string_view(cfg).substr(p + 19));
       std::string fail = json_str(body, "fail_reason");
       if (fail.find("recompile_limit") != std::string::npos || fail.find("cache_size_limit") != std::string::npos) {
         out_.recompile_limit_hits.push_back(fail);

@@ -2,6 +2,7 @@
 #pragma once
 #include <cctype>
 #include <cstddef>
+#include <climits>
 #include <cstdint>
 #include <string_view>
 
@@ -32,6 +33,26 @@ inline size_t utf8_sequence_length(std::string_view s, size_t i) {
       (cp >= 0xD800 && cp <= 0xDFFF))
     return 0;
   return len;
+}
+
+// The decimal number at the start of `s` (after spaces and tabs, an optional sign), as `atoi` reads
+// it, but 0 when there is none or when it does not fit an int: `atoi` is undefined past int's range
+// and glibc's wraps, so `file.py:5000000000` read as a line would be 705032704.
+inline int leading_int(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+  bool negative = i < s.size() && s[i] == '-';
+  if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
+  int64_t value = 0;
+  size_t digits = 0;
+  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, ++digits) {
+    value = value * 10 + (s[i] - '0');
+    if (value > static_cast<int64_t>(INT_MAX) + 1) return 0;
+  }
+  if (digits == 0) return 0;
+  if (negative) value = -value;
+  if (value > INT_MAX || value < INT_MIN) return 0;
+  return static_cast<int>(value);
 }
 
 }  // namespace ilint

@@ -10,6 +10,7 @@
 #include "analyzer/dynamo/literals.h"
 #include "analyzer/dynamo/log_line.h"
 #include "analyzer/dynamo/readers.h"
+#include "analyzer/util/text.h"
 #include "tests/log_facts_text.h"
 #include "test_util.h"
 
@@ -91,6 +92,36 @@ TEST(DynamoLogLine, GlogPrefix) {
   EXPECT_FALSE(parse_glog_line("Traceback (most recent call last):"));
   EXPECT_FALSE(parse_glog_line("V1202 12:16:15.629000 474 no-bracket"));
   EXPECT_FALSE(parse_glog_line(""));
+}
+
+// Numbers in logs are read as atoi reads them, but a number past int's range is no number: glibc's
+// atoi wrapped 5000000000 to 705032704, which became a user source line.
+TEST(DynamoLogLine, NumbersPastIntRangeAreUnknown) {
+  EXPECT_EQ(leading_int("4760]"), 4760);
+  EXPECT_EQ(leading_int("  -12x"), -12);
+  EXPECT_EQ(leading_int("+7"), 7);
+  EXPECT_EQ(leading_int("2147483647"), 2147483647);
+  EXPECT_EQ(leading_int("-2147483648"), -2147483647 - 1);
+  EXPECT_EQ(leading_int("2147483648"), 0);
+  EXPECT_EQ(leading_int("5000000000"), 0);
+  EXPECT_EQ(leading_int("99999999999999999999999999999999"), 0);
+  EXPECT_EQ(leading_int(""), 0);
+  EXPECT_EQ(leading_int("-"), 0);
+  EXPECT_EQ(leading_int("x1"), 0);
+
+  auto g = parse_glog_line("V1202 12:16:15.629000 474 torch/_dynamo/guards.py:5000000000] hello");
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->src_line, 0);
+
+  SourceLoc at{"stderr.txt", 7, 0};
+  auto wrapped = parse_guard_tree_line(
+      "| | +- EQUALS_MATCH: L['___stack0'] == 1.0  # bc1 = 1 - 0.9 ** step  # seed1.py:5000000000 in adam_step", at);
+  ASSERT_TRUE(wrapped);
+  EXPECT_FALSE(wrapped->user_loc) << wrapped->user_loc->line;
+  auto fits = parse_guard_tree_line(
+      "| | +- EQUALS_MATCH: L['___stack0'] == 1.0  # bc1 = 1 - 0.9 ** step  # seed1.py:2000000000 in adam_step", at);
+  ASSERT_TRUE(fits && fits->user_loc);
+  EXPECT_EQ(fits->user_loc->line, 2000000000);
 }
 
 TEST(DynamoLogLine, CompileIds) {
