@@ -419,6 +419,30 @@ clang::SourceLocation skipped_body_end(const clang::FunctionDecl& f, const clang
 
 namespace {
 
+// `clang __debug` pragmas turned into an unknown (ignored) `clang __debuG`, in place (offsets and
+// columns unchanged). DisablePragmaDebugCrash stops the ones that crash, but not the ones that write
+// to the process's stderr: `crash` still times itself and LLVM prints the timer table, `diag_mapping`
+// dumps object addresses, `macro X` and `dump X` dump, so a mutated kernel made the analyzer's
+// stderr differ between runs. Clang gives no way to unregister its handler (the pragma namespace is
+// private), so the pragma is respelled: wherever `__debug` follows `clang` (a directive, a
+// `_Pragma("...")` string, a macro argument that becomes one). An identifier pasted together with
+// `##` or spliced by a backslash-newline still reaches the handler.
+size_t respell_clang_debug_pragmas(std::string& text, size_t from) {
+  static constexpr std::string_view kWord = "__debug";
+  size_t changed = 0;
+  for (size_t at = text.find(kWord, from); at != std::string::npos; at = text.find(kWord, at + kWord.size())) {
+    size_t end = at + kWord.size();
+    if ((at > 0 && is_ident_char(text[at - 1])) || (end < text.size() && is_ident_char(text[end]))) continue;
+    size_t b = at;
+    while (b > from && (text[b - 1] == ' ' || text[b - 1] == '\t')) --b;
+    if (b == at || b < from + 5 || text.compare(b - 5, 5, "clang") != 0) continue;
+    if (b - 5 > 0 && is_ident_char(text[b - 6])) continue;
+    text[end - 1] = 'G';
+    ++changed;
+  }
+  return changed;
+}
+
 ParsedUnit parse_with(const PreparedPrelude& prep, const std::string& code, const std::string& extra_decls,
                       SkipBody skip_body) {
   ParsedUnit pu;
@@ -431,7 +455,9 @@ ParsedUnit parse_with(const PreparedPrelude& prep, const std::string& code, cons
   std::string main_text = prep.main_prefix;
   if (!extra_decls.empty()) main_text += std::string("#include \"") + kExtraDeclsName + "\"\n";
   main_text += "#line 1\n";
+  size_t code_at = main_text.size();
   main_text += code;
+  if (code.find("__debug") != std::string::npos) respell_clang_debug_pragmas(main_text, code_at);
 
   pu.state = std::make_unique<ParsedUnit::State>();
   ParsedUnit::State& st = *pu.state;

@@ -7,7 +7,17 @@ the report) on copies of the C++ fixtures whose output_code.py files got chunk d
 duplications (up to 50x), runs of one character (up to 6000), random bytes and C++ snippets.
 Reports each run that crashes (a signal) or passes the time limit, and keeps its input.
 
-  python3 tests/fuzz/mutate_captures.py --seconds 600 [--seed 1] [--bin build/inductor-lint]
+With --any-file, every fixture is a candidate and any of its files may be mutated (Dynamo logs,
+TORCH_TRACE logs, FX graphs as text and JSON, provenance JSON, versions.json, stdout/stderr), with
+three more mutations meant for line-oriented logs (a number swapped for one past int64's range, 0
+or a negative; a line deleted, duplicated or moved), and the report is written in any format.
+
+With --determinism, each mutated input runs at -j1 and at -j2 or -j auto, and a report or stderr
+that is not the same bytes (or a different exit code) counts as a failure, as a crash does.
+
+  python3 tests/fuzz/mutate_captures.py --seconds 600 [--seed 1] [--bin build/inductor-lint] [--any-file] [--determinism]
+
+Under a sanitizer build, name its exit code: TSAN_OPTIONS=halt_on_error=1:exitcode=66 and --bad-exit 66.
 
 Found so far: a `name<` chain Clang's parser takes exponential time on (tests/unit/cpp_limits_test.cpp).
 """
@@ -15,6 +25,7 @@ import argparse
 import glob
 import os
 import random
+import re
 import shutil
 import subprocess
 import tempfile
@@ -26,9 +37,36 @@ SNIPPETS = [b"#define X X X\n", b"#pragma clang __debug crash\n", b"template<int
             b"#line 4294967295\n", b'R"x(', b'_Pragma("omp")', b"%:define Y (\n", b"??=define Z\n"]
 
 
-def mutate(rng, data):
+NUMBERS = [b"99999999999999999999999999", b"5000000000", b"2147483648", b"-1", b"0", b"-9223372036854775809",
+           b"1e999", b"nan", b"0x7fffffff"]
+
+
+def mutate_lines(rng, data):
+    """A line-oriented mutation: a number replaced, or a line deleted, duplicated or moved."""
+    op = rng.random()
+    if op < 0.5:
+        runs = [m for m in re.finditer(rb"\d+", data)]
+        if runs:
+            m = rng.choice(runs)
+            return data[:m.start()] + rng.choice(NUMBERS) + data[m.end():]
+        return data
+    lines = data.split(b"\n")
+    i = rng.randrange(len(lines))
+    if op < 0.7:
+        del lines[i]
+    elif op < 0.85:
+        lines.insert(i, lines[i])
+    else:
+        lines.insert(rng.randrange(len(lines) + 1), lines.pop(i))
+    return b"\n".join(lines)
+
+
+def mutate(rng, data, line_ops=False):
     b = bytearray(data)
     for _ in range(rng.randint(1, 8)):
+        if line_ops and rng.random() < 0.4:
+            b = bytearray(mutate_lines(rng, bytes(b)))
+            continue
         op, i = rng.random(), rng.randrange(len(b) + 1)
         if op < 0.25 and len(b) > 10:
             del b[i:min(len(b), i + rng.randint(1, 200))]
@@ -50,37 +88,70 @@ def main():
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "inductor-lint"))
     ap.add_argument("--timeout", type=float, default=30)
     ap.add_argument("--keep", default=os.path.join(tempfile.gettempdir(), "ilint-mutate"))
+    ap.add_argument("--any-file", action="store_true", help="any fixture, any of its files, any report format")
+    ap.add_argument("--determinism", action="store_true",
+                    help="run each input at -j1 and at 2 threads; a report or stderr that differs is a failure")
+    ap.add_argument("--bad-exit", type=int, action="append", default=[],
+                    help="an exit code that counts as a failure (a sanitizer's: scripts/tsan.sh sets 66)")
     a = ap.parse_args()
+    captures = sorted(os.listdir(os.path.join(ROOT, "fixtures"))) if a.any_file else CAPTURES
     rng = random.Random(a.seed)
     work = tempfile.mkdtemp(prefix="ilint-mutate-run-")
+    outdir = tempfile.mkdtemp(prefix="ilint-mutate-out-")
     deadline = time.time() + a.seconds
     runs = bad = 0
     try:
         while time.time() < deadline:
-            cap = rng.choice(CAPTURES)
+            cap = rng.choice(captures)
             shutil.rmtree(work, ignore_errors=True)
             shutil.copytree(os.path.join(ROOT, "fixtures", cap), work)
-            files = sorted(glob.glob(os.path.join(work, "**", "output_code.py"), recursive=True))
-            for f in rng.sample(files, k=min(len(files), rng.randint(1, 2))):
+            pattern = "*" if a.any_file else "output_code.py"
+            files = sorted(f for f in glob.glob(os.path.join(work, "**", pattern), recursive=True) if os.path.isfile(f))
+            for f in rng.sample(files, k=min(len(files), rng.randint(1, 3 if a.any_file else 2))):
                 with open(f, "rb") as fh:
                     data = fh.read()
                 with open(f, "wb") as fh:
-                    fh.write(mutate(rng, data))
-            jobs = rng.choice(["1", "2", "auto"])
-            try:
-                rc = subprocess.run([a.bin, work, "--format", "json", "-o", os.devnull, "--fail-on", "never", "-j" + jobs],
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=a.timeout).returncode
-            except subprocess.TimeoutExpired:
-                rc = "timeout"
+                    fh.write(mutate(rng, data, line_ops=a.any_file))
+            fmt = rng.choice(["json", "sarif", "html", "text"]) if a.any_file else "json"
+
+            def run(jobs):
+                out = os.path.join(outdir, "report-j" + jobs)
+                try:
+                    p = subprocess.run([a.bin, work, "--format", fmt, "-o", out, "--fail-on", "never", "-j" + jobs],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=a.timeout)
+                except subprocess.TimeoutExpired:
+                    return "timeout", b"", b""
+                report = b""
+                if os.path.isfile(out):
+                    with open(out, "rb") as fh:
+                        report = fh.read()
+                    os.remove(out)
+                return p.returncode, report, p.stderr
+
+            if a.determinism:
+                # The same input at -j1 and at 2 threads: the report and the diagnostics must be the same bytes.
+                jobs = rng.choice(["2", "auto"])
+                rc1, rep1, err1 = run("1")
+                rc, rep, err = run(jobs)
+                if rc1 == "timeout" or (rc1 < 0 or rc1 >= 128 or rc1 in a.bad_exit):
+                    rc = rc1
+                elif rc == rc1 and (rep != rep1 or err != err1):
+                    rc = "differs from -j1 (" + ("report" if rep != rep1 else "stderr") + ")"
+                elif rc != rc1:
+                    rc = f"exit {rc} where -j1 gave {rc1}"
+            else:
+                jobs = rng.choice(["1", "2", "auto"])
+                rc = run(jobs)[0]
             runs += 1
-            if rc == "timeout" or rc < 0 or rc >= 128:
+            if isinstance(rc, str) or rc < 0 or rc >= 128 or rc in a.bad_exit:
                 bad += 1
                 keep = f"{a.keep}/bad_{bad}"
                 shutil.rmtree(keep, ignore_errors=True)
                 shutil.copytree(work, keep)
-                print(f"BAD {cap} -j{jobs} rc={rc}: kept {keep}", flush=True)
+                print(f"BAD {cap} -j{jobs} --format {fmt} rc={rc}: kept {keep}", flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+        shutil.rmtree(outdir, ignore_errors=True)
     print(f"runs={runs} bad={bad}")
     return 1 if bad else 0
 

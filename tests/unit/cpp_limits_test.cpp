@@ -326,6 +326,37 @@ TEST(CppLimits, ClangDebugPragmasDoNothing) {
   }
 }
 
+// Turned off, some debug pragmas still wrote to the process's stderr, differently each run: `crash`
+// times itself and LLVM printed its timer table, `diag_mapping` dumps object addresses, `macro` and
+// `dump` dump. Found by tests/fuzz/mutate_captures.py --determinism (-j1 and -j2 stderr differed).
+TEST(CppLimits, ClangDebugPragmasWriteNothing) {
+  const std::string body = "out_ptr0[0] = in_ptr0[0] + 1.0f;";
+  auto stderr_of = [](const std::string& src) {
+    Kernel k;
+    k.name = "kernel";
+    k.source = src;
+    k.source_first_line = 1;
+    DiagSink diags;
+    ::testing::internal::CaptureStderr();
+    read_cpp_kernel_clang(k, "output_code.py", diags);
+    std::string err = ::testing::internal::GetCapturedStderr();
+    return std::make_pair(err, k.loads.size() * 100 + k.stores.size());
+  };
+  for (std::string p : {"crash", "diag_mapping", "macro X", "dump out_ptr0"}) {
+    for (const std::string& spelled :
+         {"#pragma clang __debug " + p + "\n", "_Pragma(\"clang  __debug " + p + "\")\n",
+          "#define P(x) _Pragma(#x)\nP(clang\t__debug " + p + ")\n"}) {
+      auto [err, read] = stderr_of(kernel_with(spelled + body));
+      EXPECT_EQ(err, "") << spelled;
+      EXPECT_EQ(read, 101u) << spelled;
+    }
+  }
+  // A variable named __debug is left alone (only `clang __debug` is respelled).
+  auto [err, read] = stderr_of(kernel_with("float __debug = in_ptr0[0]; out_ptr0[0] = __debug;"));
+  EXPECT_EQ(err, "");
+  EXPECT_EQ(read, 101u);
+}
+
 // A kernel's own `#line` past any real line (2147483647 here) gave a diagnostic at line
 // -2147483617: Clang's presumed line, moved to the file's line, overflowed an int. Lines past
 // 2^26 are now taken as unknown, and the kernel's definition line stands in.
