@@ -10,6 +10,8 @@
 #
 # The whole CLI on mutated real captures (crashes and hangs across every stage, Clang included):
 #   python3 tests/fuzz/mutate_captures.py --seconds 600
+# any file of any fixture, any report format, and -j1 against -j2 (report and stderr the same bytes):
+#   python3 tests/fuzz/mutate_captures.py --seconds 600 --any-file --determinism
 #
 # Environment: FUZZ_SECONDS (per target, default 60), FUZZ_MAX_LEN (bytes, default 8192: at 64 KB
 # inputs the sanitized parsers ran at about 10 inputs per second on a loaded 2-core machine),

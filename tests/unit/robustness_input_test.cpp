@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <random>
 
@@ -385,4 +386,81 @@ TEST(Robustness, HostileInputOutputIsDeterministicAcrossJobs) {
   EXPECT_FALSE(one.empty());
   EXPECT_EQ(one, three);
   EXPECT_EQ(three, again);
+}
+
+// The report and what goes to stderr, the same bytes at -j1 and -j2, on C++ captures whose kernels
+// hold Clang's debug pragmas (turned off, `crash`, `diag_mapping` and `macro` still wrote LLVM's
+// timer table, object addresses and macro dumps to stderr, different each run: found by
+// tests/fuzz/mutate_captures.py --determinism) and whose files got seeded line mutations (a number
+// past int64's range, a line deleted, duplicated or moved), as that script makes them.
+TEST(Robustness, MutatedCapturesKeepReportAndStderrAcrossJobs) {
+  std::mt19937 rng(21);
+  auto pick = [&](size_t n) { return static_cast<size_t>(rng() % n); };
+  auto mutate_lines = [&](std::string text) {
+    std::vector<std::string> lines;
+    for (size_t b = 0, e; b <= text.size(); b = e + 1) {
+      e = text.find('\n', b);
+      if (e == std::string::npos) e = text.size();
+      lines.push_back(text.substr(b, e - b));
+    }
+    for (int k = 0; k < 4; ++k) {
+      size_t i = pick(lines.size());
+      switch (pick(4)) {
+        case 0: {  // the first number of the line, past any integer type
+          size_t d = lines[i].find_first_of("0123456789");
+          if (d != std::string::npos) lines[i].replace(d, 1, "99999999999999999999999999");
+          break;
+        }
+        case 1: lines.erase(lines.begin() + static_cast<long>(i)); break;
+        case 2: lines.insert(lines.begin() + static_cast<long>(i), lines[i]); break;
+        default: {
+          std::string moved = lines[i];
+          lines.erase(lines.begin() + static_cast<long>(i));
+          lines.insert(lines.begin() + static_cast<long>(pick(lines.size() + 1)), moved);
+        }
+      }
+      if (lines.empty()) lines.push_back("");
+    }
+    std::string out;
+    for (size_t i = 0; i < lines.size(); ++i) out += (i ? "\n" : "") + lines[i];
+    return out;
+  };
+  TempDir t;
+  const char* pragmas[] = {"#pragma clang __debug crash\n", "_Pragma(\"clang __debug diag_mapping\")\n",
+                           "#pragma clang __debug macro X\n"};
+  int round = 0;
+  for (const char* name : {"s2_cpu_cppwrap", "cpu_vocab_softmax", "s1_cpu", "s1_cuda"}) {
+    for (int copy = 0; copy < 2; ++copy, ++round) {
+      fs::path dir = t.path / ("m" + std::to_string(round));
+      fs::copy(fixture(name), dir, fs::copy_options::recursive);
+      std::vector<fs::path> files;
+      for (auto& e : fs::recursive_directory_iterator(dir))
+        if (e.is_regular_file()) files.push_back(e.path());
+      std::sort(files.begin(), files.end());
+      for (const fs::path& f : files) {
+        if (f.filename() != "output_code.py") continue;
+        std::string text = read_all(f);
+        size_t at = text.find("extern \"C\"");
+        if (at == std::string::npos) continue;
+        text.insert(at, pragmas[pick(3)]);
+        write_all(f, text);
+      }
+      for (int k = 0; k < 3; ++k) {
+        const fs::path& f = files[pick(files.size())];
+        write_all(f, mutate_lines(read_all(f)));
+      }
+      std::string reports[2], errs[2];
+      for (int j = 1; j <= 2; ++j) {
+        fs::path report = t.path / ("report" + std::to_string(j)), err = t.path / ("err" + std::to_string(j));
+        int rc = run_command(std::string(ILINT_BINARY) + " " + dir.string() + " --format json -o " + report.string() +
+                             " --fail-on never -j" + std::to_string(j) + " 2>" + err.string());
+        EXPECT_EQ(rc, 0) << name << " copy " << copy << " -j" << j;
+        reports[j - 1] = read_all(report);
+        errs[j - 1] = read_all(err);
+      }
+      EXPECT_FALSE(reports[0].empty()) << name;
+      EXPECT_EQ(reports[0], reports[1]) << name << " copy " << copy;
+      EXPECT_EQ(errs[0], errs[1]) << name << " copy " << copy;
+    }
+  }
 }
