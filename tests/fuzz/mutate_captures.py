@@ -12,17 +12,20 @@ TORCH_TRACE logs, FX graphs as text and JSON, provenance JSON, versions.json, st
 three more mutations meant for line-oriented logs (a number swapped for one past int64's range, 0
 or a negative; a line deleted, duplicated or moved), and the report is written in any format.
 
+With --structure, the folder tree changes too: files deleted, emptied, cut short, turned into folders
+or links (a loop among them), compile folders renamed (an index past int64's range, another kind)
+or copied, files moved between compile folders.
+
 With --determinism, each mutated input runs at -j1 and at -j2 or -j auto, and a report or stderr
 that is not the same bytes (or a different exit code) counts as a failure, as a crash does.
 
-  python3 tests/fuzz/mutate_captures.py --seconds 600 [--seed 1] [--bin build/inductor-lint] [--any-file] [--determinism]
+  python3 tests/fuzz/mutate_captures.py --seconds 600 [--seed 1] [--bin build/inductor-lint] [--any-file] [--structure] [--determinism]
 
 Under a sanitizer build, name its exit code: TSAN_OPTIONS=halt_on_error=1:exitcode=66 and --bad-exit 66.
 
 Found so far: a `name<` chain Clang's parser takes exponential time on (tests/unit/cpp_limits_test.cpp).
 """
 import argparse
-import glob
 import os
 import random
 import re
@@ -61,6 +64,56 @@ def mutate_lines(rng, data):
     return b"\n".join(lines)
 
 
+def tree(root, want_dirs=False):
+    """Files (or folders) under root, sorted, without following links: a link loop made by
+    mutate_structure would send glob's ** round the loop until memory ran out."""
+    out = []
+    for d, dirs, files in os.walk(root):
+        out += [os.path.join(d, n) for n in (dirs if want_dirs else files)
+                if not os.path.islink(os.path.join(d, n))]
+    return sorted(out)
+
+
+def mutate_structure(rng, work):
+    """A change to the folder tree: a file deleted, emptied or cut short, turned into a folder or a
+    link (to another file, to a folder above it: a loop); a compile folder renamed (its index past
+    any integer type, another kind) or copied beside itself; a file moved into another folder."""
+    files = [f for f in tree(work) if os.path.isfile(f)]
+    folders = [d for d in tree(work, want_dirs=True) if os.path.basename(d).startswith("model__")]
+    op = rng.random()
+    if files and op < 0.15:
+        os.remove(rng.choice(files))
+    elif files and op < 0.3:
+        f = rng.choice(files)
+        os.truncate(f, rng.randrange(os.path.getsize(f) + 1) if rng.random() < 0.7 else 0)
+    elif files and op < 0.4:
+        f = rng.choice(files)
+        os.remove(f)
+        os.mkdir(f)
+    elif files and op < 0.55:
+        f = rng.choice(files)
+        target = rng.choice([rng.choice(files), os.path.dirname(f), os.path.dirname(os.path.dirname(f)), "/nonexistent"])
+        os.remove(f)
+        os.symlink(target, f)
+    elif folders and op < 0.75:
+        d = rng.choice(folders)
+        name = os.path.basename(d)
+        new = rng.choice([re.sub(r"\d+", "99999999999999999999", name, count=1), name.replace("forward", "backward"),
+                          name.replace("inference", "forward"), name + "_x", "model__", name.split("_")[0]])
+        dst = os.path.join(os.path.dirname(d), new)
+        if not os.path.exists(dst):
+            if rng.random() < 0.5:
+                os.rename(d, dst)
+            else:
+                shutil.copytree(d, dst, symlinks=True)
+    elif files and len(folders) > 1 and op < 0.9:
+        f = rng.choice(files)
+        shutil.move(f, os.path.join(rng.choice(folders), os.path.basename(f)))
+    elif folders:
+        d = rng.choice(folders)
+        os.symlink(os.path.dirname(d), os.path.join(d, "loop"))
+
+
 def mutate(rng, data, line_ops=False):
     b = bytearray(data)
     for _ in range(rng.randint(1, 8)):
@@ -91,6 +144,8 @@ def main():
     ap.add_argument("--any-file", action="store_true", help="any fixture, any of its files, any report format")
     ap.add_argument("--determinism", action="store_true",
                     help="run each input at -j1 and at 2 threads; a report or stderr that differs is a failure")
+    ap.add_argument("--structure", action="store_true",
+                    help="also change the folder tree: files deleted, cut, made folders or links; folders renamed or copied")
     ap.add_argument("--bad-exit", type=int, action="append", default=[],
                     help="an exit code that counts as a failure (a sanitizer's: scripts/tsan.sh sets 66)")
     a = ap.parse_args()
@@ -105,13 +160,18 @@ def main():
             cap = rng.choice(captures)
             shutil.rmtree(work, ignore_errors=True)
             shutil.copytree(os.path.join(ROOT, "fixtures", cap), work)
-            pattern = "*" if a.any_file else "output_code.py"
-            files = sorted(f for f in glob.glob(os.path.join(work, "**", pattern), recursive=True) if os.path.isfile(f))
+            files = [f for f in tree(work) if a.any_file or os.path.basename(f) == "output_code.py"]
             for f in rng.sample(files, k=min(len(files), rng.randint(1, 3 if a.any_file else 2))):
                 with open(f, "rb") as fh:
                     data = fh.read()
                 with open(f, "wb") as fh:
                     fh.write(mutate(rng, data, line_ops=a.any_file))
+            if a.structure:
+                for _ in range(rng.randint(1, 3)):
+                    try:
+                        mutate_structure(rng, work)
+                    except OSError:  # a name already taken, a file made a folder by an earlier change
+                        pass
             fmt = rng.choice(["json", "sarif", "html", "text"]) if a.any_file else "json"
 
             def run(jobs):
@@ -147,7 +207,7 @@ def main():
                 bad += 1
                 keep = f"{a.keep}/bad_{bad}"
                 shutil.rmtree(keep, ignore_errors=True)
-                shutil.copytree(work, keep)
+                shutil.copytree(work, keep, symlinks=True)
                 print(f"BAD {cap} -j{jobs} --format {fmt} rc={rc}: kept {keep}", flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
