@@ -427,20 +427,17 @@ namespace {
 // private), so the pragma is respelled: wherever `__debug` follows `clang` (a directive, a
 // `_Pragma("...")` string, a macro argument that becomes one). An identifier pasted together with
 // `##` or spliced by a backslash-newline still reaches the handler.
-size_t respell_clang_debug_pragmas(std::string& text, size_t from) {
+void respell_clang_debug_pragmas(std::string& text, size_t from) {
   static constexpr std::string_view kWord = "__debug";
-  size_t changed = 0;
   for (size_t at = text.find(kWord, from); at != std::string::npos; at = text.find(kWord, at + kWord.size())) {
     size_t end = at + kWord.size();
     if ((at > 0 && is_ident_char(text[at - 1])) || (end < text.size() && is_ident_char(text[end]))) continue;
     size_t b = at;
     while (b > from && (text[b - 1] == ' ' || text[b - 1] == '\t')) --b;
     if (b == at || b < from + 5 || text.compare(b - 5, 5, "clang") != 0) continue;
-    if (b - 5 > 0 && is_ident_char(text[b - 6])) continue;
+    if (b > 5 && is_ident_char(text[b - 6])) continue;  // `xclang __debug` is not the pragma
     text[end - 1] = 'G';
-    ++changed;
   }
-  return changed;
 }
 
 ParsedUnit parse_with(const PreparedPrelude& prep, const std::string& code, const std::string& extra_decls,
