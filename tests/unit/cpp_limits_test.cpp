@@ -306,16 +306,36 @@ TEST(CppLimits, ClangReadsEveryShapeJustInsideTheLimit) {
 // raised SIGILL in the analyzer, `llvm_fatal_error` aborted it, `overflow_stack` ran until
 // stopped); the reader turns them off (PreprocessorOptions::DisablePragmaDebugCrash, as clangd
 // does), so a kernel holding one is read like the same kernel without it.
+namespace {
+
+// A kernel read by Clang: loads * 100 + stores, the diagnostics, and what reached stderr meanwhile.
+struct ClangRead {
+  size_t accesses = 0;
+  size_t diags = 0;
+  std::string err;
+};
+ClangRead read_by_clang(const std::string& src) {
+  Kernel k;
+  k.name = "kernel";
+  k.source = src;
+  k.source_first_line = 1;
+  DiagSink diags;
+  ::testing::internal::CaptureStderr();
+  read_cpp_kernel_clang(k, "output_code.py", diags);
+  ClangRead r;
+  r.err = ::testing::internal::GetCapturedStderr();
+  r.accesses = k.loads.size() * 100 + k.stores.size();
+  r.diags = diags.sorted().size();
+  return r;
+}
+
+}  // namespace
+
 TEST(CppLimits, ClangDebugPragmasDoNothing) {
   const std::string body = "out_ptr0[0] = in_ptr0[0] + 1.0f;";
   auto read = [](const std::string& src) {
-    Kernel k;
-    k.name = "kernel";
-    k.source = src;
-    k.source_first_line = 1;
-    DiagSink diags;
-    read_cpp_kernel_clang(k, "output_code.py", diags);
-    return std::make_pair(k.loads.size() * 100 + k.stores.size(), diags.sorted().size());
+    ClangRead r = read_by_clang(src);
+    return std::make_pair(r.accesses, r.diags);
   };
   auto plain = read(kernel_with(body));
   ASSERT_EQ(plain.first, 101u);  // one load, one store
@@ -332,15 +352,8 @@ TEST(CppLimits, ClangDebugPragmasDoNothing) {
 TEST(CppLimits, ClangDebugPragmasWriteNothing) {
   const std::string body = "out_ptr0[0] = in_ptr0[0] + 1.0f;";
   auto stderr_of = [](const std::string& src) {
-    Kernel k;
-    k.name = "kernel";
-    k.source = src;
-    k.source_first_line = 1;
-    DiagSink diags;
-    ::testing::internal::CaptureStderr();
-    read_cpp_kernel_clang(k, "output_code.py", diags);
-    std::string err = ::testing::internal::GetCapturedStderr();
-    return std::make_pair(err, k.loads.size() * 100 + k.stores.size());
+    ClangRead r = read_by_clang(src);
+    return std::make_pair(r.err, r.accesses);
   };
   for (std::string p : {"crash", "diag_mapping", "macro X", "dump out_ptr0"}) {
     for (const std::string& spelled :
