@@ -5,7 +5,8 @@ libFuzzer targets (scripts/fuzz.sh) fuzz one reader at a time on inputs of at mo
 runs the whole analyzer (ingest, every parser, Clang with its precompiled prelude, threads, rules,
 the report) on copies of the C++ fixtures whose output_code.py files got chunk deletions,
 duplications (up to 50x), runs of one character (up to 6000), random bytes and C++ snippets.
-Reports each run that crashes (a signal) or passes the time limit, and keeps its input.
+Reports each run that crashes (a signal), passes the time limit, changes its input, or writes into
+its working folder, HOME or TMPDIR (empty folders of the script's), and keeps its input.
 
 With --any-file, every fixture is a candidate and any of its files may be mutated (Dynamo logs,
 TORCH_TRACE logs, FX graphs as text and JSON, provenance JSON, versions.json, stdout/stderr), with
@@ -71,6 +72,16 @@ def tree(root, want_dirs=False):
     for d, dirs, files in os.walk(root):
         out += [os.path.join(d, n) for n in (dirs if want_dirs else files)
                 if not os.path.islink(os.path.join(d, n))]
+    return sorted(out)
+
+
+def snapshot(root):
+    """Every entry under root with its kind, size and modification time (links not followed)."""
+    out = []
+    for d, dirs, files in os.walk(root):
+        for n in sorted(dirs + files):
+            st = os.lstat(os.path.join(d, n))
+            out.append((os.path.join(d, n), st.st_mode, st.st_size, st.st_mtime_ns))
     return sorted(out)
 
 
@@ -153,6 +164,8 @@ def main():
     rng = random.Random(a.seed)
     work = tempfile.mkdtemp(prefix="ilint-mutate-run-")
     outdir = tempfile.mkdtemp(prefix="ilint-mutate-out-")
+    scratch = tempfile.mkdtemp(prefix="ilint-mutate-cwd-")
+    home = tempfile.mkdtemp(prefix="ilint-mutate-home-")
     deadline = time.time() + a.seconds
     runs = bad = 0
     try:
@@ -176,9 +189,14 @@ def main():
 
             def run(jobs):
                 out = os.path.join(outdir, "report-j" + jobs)
+                before = snapshot(work)
+                # The run's working folder, HOME and TMPDIR are empty folders that must stay empty:
+                # a run writes nothing but its output.
+                env = dict(os.environ, HOME=home, TMPDIR=scratch)
                 try:
                     p = subprocess.run([a.bin, work, "--format", fmt, "-o", out, "--fail-on", "never", "-j" + jobs],
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=a.timeout)
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=a.timeout,
+                                       cwd=scratch, env=env)
                 except subprocess.TimeoutExpired:
                     return "timeout", b"", b""
                 report = b""
@@ -186,6 +204,14 @@ def main():
                     with open(out, "rb") as fh:
                         report = fh.read()
                     os.remove(out)
+                wrote = [f"{d}/{n}" for d in (scratch, home) for n in os.listdir(d)]
+                if wrote:
+                    for d in (scratch, home):
+                        shutil.rmtree(d)
+                        os.mkdir(d)
+                    return "wrote " + ", ".join(wrote), report, p.stderr
+                if snapshot(work) != before:
+                    return "changed its input", report, p.stderr
                 return p.returncode, report, p.stderr
 
             if a.determinism:
@@ -193,8 +219,10 @@ def main():
                 jobs = rng.choice(["2", "auto"])
                 rc1, rep1, err1 = run("1")
                 rc, rep, err = run(jobs)
-                if rc1 == "timeout" or (rc1 < 0 or rc1 >= 128 or rc1 in a.bad_exit):
+                if isinstance(rc1, str) or rc1 < 0 or rc1 >= 128 or rc1 in a.bad_exit:
                     rc = rc1
+                elif isinstance(rc, str):
+                    pass
                 elif rc == rc1 and (rep != rep1 or err != err1):
                     rc = "differs from -j1 (" + ("report" if rep != rep1 else "stderr") + ")"
                 elif rc != rc1:
@@ -211,7 +239,8 @@ def main():
                 print(f"BAD {cap} -j{jobs} --format {fmt} rc={rc}: kept {keep}", flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-        shutil.rmtree(outdir, ignore_errors=True)
+        for d in (outdir, scratch, home):
+            shutil.rmtree(d, ignore_errors=True)
     print(f"runs={runs} bad={bad}")
     return 1 if bad else 0
 
