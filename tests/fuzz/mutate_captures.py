@@ -160,6 +160,7 @@ def main():
     ap.add_argument("--bad-exit", type=int, action="append", default=[],
                     help="an exit code that counts as a failure (a sanitizer's: scripts/tsan.sh sets 66)")
     a = ap.parse_args()
+    a.bin = os.path.abspath(a.bin)  # runs start in an empty folder of their own
     captures = sorted(os.listdir(os.path.join(ROOT, "fixtures"))) if a.any_file else CAPTURES
     rng = random.Random(a.seed)
     work = tempfile.mkdtemp(prefix="ilint-mutate-run-")
