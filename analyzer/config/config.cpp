@@ -8,20 +8,13 @@
 
 #include "analyzer/rule.h"
 #include "analyzer/util/json_fields.h"
+#include "analyzer/util/text.h"
 
 namespace fs = std::filesystem;
 
 namespace ilint {
 
 namespace {
-
-// Line (1-based) of byte offset `pos` in `text`.
-int line_of(const std::string& text, size_t pos) {
-  int line = 1;
-  for (size_t i = 0; i < text.size() && i < pos; ++i)
-    if (text[i] == '\n') ++line;
-  return line;
-}
 
 // Best-effort line of the n-th occurrence of `"key"` in the text, to point diagnostics at it.
 // nlohmann::json keeps no positions; the key text is the next best thing.
@@ -32,7 +25,7 @@ int line_of_key(const std::string& text, const std::string& key, int occurrence 
     pos = text.find(needle, i == 0 ? 0 : pos + 1);
     if (pos == std::string::npos) return 0;
   }
-  return line_of(text, pos);
+  return line_of_offset(text, pos);
 }
 
 }  // namespace

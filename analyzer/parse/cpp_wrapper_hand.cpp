@@ -26,6 +26,7 @@
 #include "analyzer/parse/cpp_text.h"
 #include "analyzer/parse/cpp_wrapper_vocab.h"
 #include "analyzer/pipeline.h"
+#include "analyzer/util/text.h"
 #include "analyzer/util/word_set.h"
 
 namespace ilint {
@@ -1777,8 +1778,7 @@ CppWrapperSourceText find_cpp_wrapper_source(std::string_view text) {
       continue;
     }
     if (end >= text.size()) break;
-    int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(p), '\n'));
-    return {text.substr(start, end - start), line};
+    return {text.substr(start, end - start), line_of_offset(text, p)};
   }
   return {};
 }

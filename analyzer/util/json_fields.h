@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analyzer/util/text.h"
+
 namespace ilint {
 
 // The member itself, or nullptr (no such member, or `obj` is not an object).
@@ -84,10 +86,7 @@ inline int json_error_line(const std::string& text, const nlohmann::json::except
     size_t open = what.find('\''), close = what.rfind('\'');
     if (open != std::string_view::npos && close > open + 1) at = text.find(what.substr(open + 1, close - open - 1));
   }
-  if (at == std::string::npos) return 1;
-  int line = 1;
-  for (size_t i = 0; i < at && i < text.size(); ++i) line += text[i] == '\n';
-  return line;
+  return at == std::string::npos ? 1 : line_of_offset(text, at);
 }
 
 }  // namespace ilint

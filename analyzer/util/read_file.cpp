@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analyzer/util/text.h"
+
 namespace ilint {
 
 namespace {
@@ -44,7 +46,7 @@ void check_utf8(const std::string& path, std::string& out, DiagSink& diags) {
     }
     size_t n = c == 0 ? 0 : utf8_len(out, i);
     if (n == 0) {
-      if (!first_bad_line) first_bad_line = 1 + static_cast<int>(std::count(out.begin(), out.begin() + i, '\n'));
+      if (!first_bad_line) first_bad_line = line_of_offset(out, i);
       ++bad;
       out[i] = '?';
       n = 1;

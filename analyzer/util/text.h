@@ -1,5 +1,6 @@
 // Small character helpers shared by the text scanners.
 #pragma once
+#include <algorithm>
 #include <cctype>
 #include <cstddef>
 #include <climits>
@@ -33,6 +34,11 @@ inline size_t utf8_sequence_length(std::string_view s, size_t i) {
       (cp >= 0xD800 && cp <= 0xDFFF))
     return 0;
   return len;
+}
+
+// The line (1-based) of byte `pos` of `text`; a position past the end counts the whole text.
+inline int line_of_offset(std::string_view text, size_t pos) {
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(std::min(pos, text.size())), '\n'));
 }
 
 // The decimal number at the start of `s` (after spaces and tabs, an optional sign), as `atoi` reads
