@@ -49,7 +49,7 @@ def mutate_lines(rng, data):
     """A line-oriented mutation: a number replaced, or a line deleted, duplicated or moved."""
     op = rng.random()
     if op < 0.5:
-        runs = [m for m in re.finditer(rb"\d+", data)]
+        runs = list(re.finditer(rb"\d+", data))
         if runs:
             m = rng.choice(runs)
             return data[:m.start()] + rng.choice(NUMBERS) + data[m.end():]
@@ -79,7 +79,7 @@ def snapshot(root):
     """Every entry under root with its kind, size and modification time (links not followed)."""
     out = []
     for d, dirs, files in os.walk(root):
-        for n in sorted(dirs + files):
+        for n in dirs + files:
             st = os.lstat(os.path.join(d, n))
             out.append((os.path.join(d, n), st.st_mode, st.st_size, st.st_mtime_ns))
     return sorted(out)
