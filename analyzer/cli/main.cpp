@@ -34,7 +34,9 @@
 #include "analyzer/report/json.h"
 #include "analyzer/report/text.h"
 #include "analyzer/rule.h"
+#include "analyzer/util/json_fields.h"
 #include "analyzer/util/parallel.h"
+#include "analyzer/util/read_file.h"
 
 namespace {
 
@@ -262,6 +264,16 @@ int exit_code(const ilint::Analysis& a, const std::string& fail_on) {
 #define ILINT_ASAN_CLANG 0
 #endif
 
+// The diagnostics of a file read before the analysis (the config, the baseline, recorded
+// results), on stderr as the text report lists the input's: file:line: level: message [code].
+static void print_setup_diags(const ilint::DiagSink& diags) {
+  for (const auto& d : diags.sorted()) {
+    std::cerr << d.loc.file;
+    if (d.loc.line > 0) std::cerr << ":" << d.loc.line;
+    std::cerr << ": " << ilint::diag_level_name(d.level) << ": " << d.message << " [" << d.code << "]\n";
+  }
+}
+
 int run_cli(int argc, char** argv) {
 #if defined(ILINT_LAZY_CLANG)
   ilint::install_lazy_clang_readers();  // libilint-clang.so, loaded on the first C++ kernel or wrapper
@@ -279,9 +291,7 @@ int run_cli(int argc, char** argv) {
   std::string config_path = o.config.empty() ? ilint::find_config_upward(".") : o.config;
   if (!config_path.empty()) {
     config = ilint::load_config(config_path, setup_diags);
-    for (const auto& d : setup_diags.sorted())
-      std::cerr << d.loc.file << ":" << d.loc.line << ": " << ilint::diag_level_name(d.level) << ": " << d.message
-                << " [" << d.code << "]\n";
+    print_setup_diags(setup_diags);
     if (!config.ok) return 2;
     ilint::apply_config_to_options(config, o.analyze);
     if (config.fail_on && !o.fail_on_given) o.fail_on = *config.fail_on;
@@ -292,10 +302,28 @@ int run_cli(int argc, char** argv) {
     // count taken as 1) are printed too: the baseline still applies, but not as written.
     ilint::DiagSink baseline_diags;
     baseline = ilint::load_baseline(o.baseline, baseline_diags);
-    for (const auto& d : baseline_diags.sorted())
-      std::cerr << d.loc.file << ":" << d.loc.line << ": " << ilint::diag_level_name(d.level) << ": " << d.message
-                << " [" << d.code << "]\n";
+    print_setup_diags(baseline_diags);
     if (!baseline.ok) return 2;
+  }
+  // Recorded confirmation answers: read before the analysis, so that a wrong path or a broken
+  // file ends the run at once rather than after it.
+  nlohmann::json recorded;
+  if (!o.confirm_results.empty()) {
+    ilint::DiagSink recorded_diags;
+    std::string text;
+    bool ok = ilint::read_named_file(o.confirm_results, text, recorded_diags, "confirm-results-unreadable",
+                                     "confirmation results");
+    if (ok) {
+      try {
+        recorded = nlohmann::json::parse(text);
+      } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for `1e999`
+        recorded_diags.error("confirm-results-parse", std::string("confirmation results are not valid JSON: ") + e.what(),
+                             ilint::SourceLoc{o.confirm_results, ilint::json_error_line(text, e), 0});
+        ok = false;
+      }
+    }
+    print_setup_diags(recorded_diags);
+    if (!ok) return 2;
   }
   ilint::Progress progress(std::cerr, ilint::Progress::stderr_is_terminal());
   o.analyze.on_stage = [&](const std::string& s) { progress.phase(s); };
@@ -317,15 +345,7 @@ int run_cli(int argc, char** argv) {
     ilint::write_baseline(a.findings, bl);
   }
   if (!o.baseline.empty()) a.findings = ilint::filter_new(a.findings, baseline);
-  if (!o.confirm_results.empty()) {
-    std::ifstream in(o.confirm_results);
-    nlohmann::json rec = nlohmann::json::parse(in, nullptr, false);
-    if (!in || rec.is_discarded()) {
-      std::cerr << "inductor-lint: cannot read confirmation results " << o.confirm_results << "\n";
-      return 2;
-    }
-    ilint::attach_recorded(a, rec, a.diags);
-  }
+  if (!o.confirm_results.empty()) ilint::attach_recorded(a, recorded, a.diags);
   if (o.command == "confirm") {
     if (o.confirm.device != "cuda" && o.confirm.device != "cpu") return usage_error("--device takes cuda or cpu");
     ilint::confirm_findings(a, o.confirm);

@@ -2,12 +2,11 @@
 
 #include <charconv>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "analyzer/rule.h"
 #include "analyzer/util/json_fields.h"
+#include "analyzer/util/read_file.h"
 #include "analyzer/util/text.h"
 
 namespace fs = std::filesystem;
@@ -54,15 +53,13 @@ std::string find_config_upward(const std::string& start_dir) {
 Config load_config(const std::string& path, DiagSink& diags) {
   Config cfg;
   cfg.path = path;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    diags.error("config-unreadable", "cannot read config file", SourceLoc{path, 0, 0});
+  std::string text;
+  // A config is a few lines: 16 MiB is far past any real one, and bounds what a wrong path costs.
+  if (!read_named_file(path, text, diags, "config-unreadable", "config file", size_t(16) << 20)) {
     cfg.ok = false;
     return cfg;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_config(path, ss.str(), diags);
+  return parse_config(path, text, diags);
 }
 
 Config parse_config(const std::string& path, const std::string& text, DiagSink& diags) {

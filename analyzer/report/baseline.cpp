@@ -1,13 +1,12 @@
 #include "analyzer/report/baseline.h"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "analyzer/util/json_fields.h"
+#include "analyzer/util/read_file.h"
 
 namespace ilint {
 
@@ -21,15 +20,12 @@ std::string basename_of(const std::string& p) {
 Baseline load_baseline(const std::string& path, DiagSink& diags) {
   Baseline b;
   b.path = path;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    diags.error("baseline-unreadable", "cannot read baseline file", SourceLoc{path, 0, 0});
+  std::string text;
+  if (!read_named_file(path, text, diags, "baseline-unreadable", "baseline file")) {
     b.ok = false;
     return b;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_baseline(path, ss.str(), diags);
+  return parse_baseline(path, text, diags);
 }
 
 Baseline parse_baseline(const std::string& path, const std::string& text, DiagSink& diags) {

@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "analyzer/report/html_assets.h"
+#include "analyzer/util/read_file.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -284,20 +284,26 @@ json finding_json(const Finding& f, const Program& p) {
   return j;
 }
 
-// The text of line `line` of a user source file, when it is a readable regular file of sane size.
-bool read_line(const std::string& file, int line, std::string& out) {
-  std::error_code ec;
-  if (line <= 0 || !fs::is_regular_file(file, ec) || fs::file_size(file, ec) > (8u << 20)) return false;
-  std::ifstream in(file, std::ios::binary);
-  std::string s;
-  for (int i = 1; std::getline(in, s); ++i)
-    if (i == line) {
-      if (!s.empty() && s.back() == '\r') s.pop_back();
-      out = s;
-      return true;
+// Lines of user source files, each file read once (a report may point at hundreds of lines of
+// one file; reading it again for each was quadratic). The paths come from the input: a FIFO, a
+// device or a file over 8 MiB is refused by read_source_lines, and then has no lines.
+class SourceLines {
+ public:
+  bool get(const std::string& file, int line, std::string& out) {
+    auto it = files_.find(file);
+    if (it == files_.end()) {
+      std::vector<std::string> lines;
+      if (!file.empty()) read_source_lines(file, lines);
+      it = files_.emplace(file, std::move(lines)).first;
     }
-  return false;
-}
+    if (line <= 0 || line > static_cast<int>(it->second.size())) return false;
+    out = it->second[static_cast<size_t>(line) - 1];
+    return true;
+  }
+
+ private:
+  std::map<std::string, std::vector<std::string>> files_;
+};
 
 }  // namespace
 
@@ -357,22 +363,30 @@ json html_report_data(const Analysis& a, const HtmlOptions& opts) {
   // User source lines the findings point at: from the file when it is readable here, else from
   // the "# File: x.py:12 in fn, code: ..." comments the FX graphs carry.
   json user_lines = json::object();
+  SourceLines sources;
+  // (file name, line) -> the code an FX comment quotes there, the first node's in compile order;
+  // made on the first line a file does not give (one pass over the nodes, not one per line).
+  std::map<std::pair<std::string, int>, std::string> fx_code;
+  bool fx_code_made = false;
   auto add_line = [&](const SourceLoc& l) {
     if (!l.valid()) return;
     std::string key = l.file + ":" + std::to_string(l.line);
     if (user_lines.contains(key)) return;
     std::string text;
-    if (opts.read_user_sources && read_line(l.file, l.line, text)) {
+    if (opts.read_user_sources && sources.get(l.file, l.line, text)) {
       user_lines[key] = {{"text", text}, {"from", "file"}};
       return;
     }
-    for (const auto& c : a.program.compiles)
-      for (const auto& n : c.fx.nodes)
-        if (n.user_loc && n.user_loc->line == l.line && !n.user_code.empty() &&
-            fs::path(n.user_loc->file.str()).filename() == fs::path(l.file.str()).filename()) {
-          user_lines[key] = {{"text", n.user_code}, {"from", "fx comment"}};
-          return;
-        }
+    if (!fx_code_made) {
+      fx_code_made = true;
+      for (const auto& c : a.program.compiles)
+        for (const auto& n : c.fx.nodes)
+          if (n.user_loc && !n.user_code.empty())
+            fx_code.emplace(std::pair{fs::path(n.user_loc->file.str()).filename().string(), n.user_loc->line},
+                            n.user_code);
+    }
+    auto it = fx_code.find({fs::path(l.file.str()).filename().string(), l.line});
+    if (it != fx_code.end()) user_lines[key] = {{"text", it->second}, {"from", "fx comment"}};
   };
   for (const auto& f : a.findings)
     for (const auto& r : f.related) add_line(r.loc);

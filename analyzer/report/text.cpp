@@ -1,23 +1,24 @@
 #include "analyzer/report/text.h"
 
-#include <fstream>
 #include <map>
 
 #include "analyzer/util/json_fields.h"
+#include "analyzer/util/read_file.h"
 
 namespace ilint {
 
 namespace {
 
-// The line `line` of `file`, read once per file.
+// The line `line` of `file`, read once per file. The path comes from the input (a user source
+// file named in a log, a generated file): it may name a FIFO, a device or a huge file, which
+// read_source_lines refuses (a FIFO named there hung the text report).
 class LineCache {
  public:
   std::string get(const std::string& file, int line) {
     auto it = files_.find(file);
     if (it == files_.end()) {
       std::vector<std::string> lines;
-      std::ifstream in(file);
-      for (std::string l; std::getline(in, l);) lines.push_back(l);
+      if (!file.empty()) read_source_lines(file, lines);
       it = files_.emplace(file, std::move(lines)).first;
     }
     if (line <= 0 || line > static_cast<int>(it->second.size())) return "";

@@ -66,7 +66,8 @@ void check_utf8(const std::string& path, std::string& out, DiagSink& diags) {
 class InputFile {
  public:
   // False, with the diagnostic, when `path` cannot be opened or is not a regular file. The
-  // messages are those std::filesystem::file_size and std::ifstream gave.
+  // messages are those std::filesystem::file_size and std::ifstream gave, but for a file that is
+  // neither a regular file nor a folder.
   bool open(const std::string& path, DiagSink& diags) {
     path_ = &path;
     // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused just below).
@@ -74,7 +75,13 @@ class InputFile {
     if (fd_ < 0) return fail(diags, errno, errno == EACCES ? "cannot open file: " : "cannot read file: ");
     struct stat st;
     if (::fstat(fd_, &st) != 0) return read_failed(diags);
-    if (!S_ISREG(st.st_mode)) return fail(diags, S_ISDIR(st.st_mode) ? EISDIR : EOPNOTSUPP, "cannot read file: ");
+    if (S_ISDIR(st.st_mode)) return fail(diags, EISDIR, "cannot read file: ");
+    if (!S_ISREG(st.st_mode)) {
+      // A FIFO, a socket or a device (/dev/zero never ends): strerror(EOPNOTSUPP), which this
+      // said before, named no reason a user could act on.
+      diags.error("read-failed", "cannot read file: not a regular file (a FIFO, socket or device)", SourceLoc{path, 0, 0});
+      return false;
+    }
     size_ = static_cast<uint64_t>(st.st_size);
     return true;
   }
@@ -178,4 +185,38 @@ bool read_text_file_head(const std::string& path, std::string_view stop_at, std:
   return true;
 }
 
+bool read_named_file(const std::string& path, std::string& out, DiagSink& diags, const std::string& unreadable_code,
+                     const std::string& what, size_t max_bytes) {
+  DiagSink mine;
+  const bool ok = read_text_file(path, out, mine, max_bytes);
+  for (const Diagnostic& d : mine.sorted()) {
+    if (ok) {
+      diags.report(d.level, d.code, d.message, d.loc);
+      continue;
+    }
+    // "cannot read file: No such file or directory" -> "cannot read config file: No such file or directory"
+    std::string why = d.message;
+    for (std::string_view lead : {"cannot read file: ", "cannot open file: "})
+      if (why.compare(0, lead.size(), lead) == 0) why.erase(0, lead.size());
+    diags.error(unreadable_code, "cannot read " + what + ": " + why, d.loc);
+  }
+  return ok;
+}
+
+bool read_source_lines(const std::string& path, std::vector<std::string>& lines, size_t max_bytes) {
+  DiagSink ignored;  // a snippet is a courtesy: a file that cannot be read just has none
+  std::string text;
+  lines.clear();
+  if (!read_text_file(path, text, ignored, max_bytes)) return false;
+  for (size_t b = 0; b < text.size();) {
+    size_t e = text.find('\n', b);
+    if (e == std::string::npos) e = text.size();
+    size_t end = e > b && text[e - 1] == '\r' ? e - 1 : e;
+    lines.emplace_back(text, b, end - b);
+    b = e + 1;
+  }
+  return true;
+}
+
 }  // namespace ilint
+

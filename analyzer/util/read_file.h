@@ -1,6 +1,7 @@
 #pragma once
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "analyzer/util/diag.h"
 
@@ -18,5 +19,18 @@ bool read_text_file(const std::string& path, std::string& out, DiagSink& diags,
 // come before `class Repro`). The bytes read are checked as read_text_file checks them.
 bool read_text_file_head(const std::string& path, std::string_view stop_at, std::string& out, DiagSink& diags,
                          size_t max_bytes = size_t(1) << 30);
+
+// Reads a file the user names outside the input: a config, a baseline, recorded confirmation
+// results. As read_text_file (regular files only, opened without waiting on a FIFO's writer,
+// bounded by `max_bytes`: a FIFO or /dev/zero given as --config hung the CLI), but a file that
+// cannot be read is one error under `unreadable_code`, "cannot read <what>: <why>", naming the
+// file. Invalid UTF-8 and an empty file are reported as read_text_file reports them.
+bool read_named_file(const std::string& path, std::string& out, DiagSink& diags, const std::string& unreadable_code,
+                     const std::string& what, size_t max_bytes = size_t(1) << 30);
+
+// Reads the lines of a source file for a report's snippet, best effort and silent: false when
+// `path` is not a regular file of at most `max_bytes` that can be read. Invalid UTF-8 bytes
+// become '?', a line's trailing '\r' is dropped.
+bool read_source_lines(const std::string& path, std::vector<std::string>& lines, size_t max_bytes = size_t(8) << 20);
 
 }  // namespace ilint

@@ -90,12 +90,53 @@ TEST(ReadFile, ReadsWhatIsThereAndNamesWhatItRefuses) {
     EXPECT_EQ(diags[0].loc.file.str(), p.string());
   };
   ASSERT_EQ(mkfifo((t.path / "fifo").c_str(), 0600), 0);
-  refused(t.path / "fifo", "cannot read file: Operation not supported");  // and no wait for a writer
+  refused(t.path / "fifo", "cannot read file: not a regular file (a FIFO, socket or device)");  // and no wait for a writer
   refused(t.path, "cannot read file: Is a directory");
   refused(t.path / "missing.py", "cannot read file: No such file or directory");
   DiagSink d4;
   EXPECT_FALSE(read_text_file((t.path / "big.py").string(), out, d4, 1000));
   EXPECT_TRUE(has_code(d4, "read-too-large"));
+}
+
+// The reports' source snippets: lines without their '\r', bad bytes as '?', and nothing from a
+// file that is not a regular file of at most the limit.
+TEST(ReadFile, SourceLinesForSnippets) {
+  TempDir t;
+  write_all(t.path / "user.py", "import torch\r\nx = 1\xff\n\nlast");
+  std::vector<std::string> lines;
+  ASSERT_TRUE(read_source_lines((t.path / "user.py").string(), lines));
+  EXPECT_EQ(lines, (std::vector<std::string>{"import torch", "x = 1?", "", "last"}));
+  EXPECT_FALSE(read_source_lines((t.path / "user.py").string(), lines, 10));
+  EXPECT_TRUE(lines.empty());
+  ASSERT_EQ(mkfifo((t.path / "fifo").c_str(), 0600), 0);
+  EXPECT_FALSE(read_source_lines((t.path / "fifo").string(), lines));
+  EXPECT_FALSE(read_source_lines("/dev/zero", lines));
+  EXPECT_FALSE(read_source_lines((t.path / "missing.py").string(), lines));
+}
+
+// A file named on the command line: one error under the caller's code, the reason kept.
+TEST(ReadFile, NamedFileFailuresAreOneErrorWithTheReason) {
+  TempDir t;
+  std::string out;
+  DiagSink d;
+  EXPECT_FALSE(read_named_file((t.path / "missing.json").string(), out, d, "config-unreadable", "config file"));
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d.sorted()[0].code, "config-unreadable");
+  EXPECT_EQ(d.sorted()[0].message, "cannot read config file: No such file or directory");
+  EXPECT_EQ(d.sorted()[0].loc.file.str(), (t.path / "missing.json").string());
+  write_all(t.path / "big.json", std::string(100, ' '));
+  DiagSink big;
+  EXPECT_FALSE(read_named_file((t.path / "big.json").string(), out, big, "baseline-unreadable", "baseline file", 10));
+  ASSERT_EQ(big.size(), 1u);
+  EXPECT_EQ(big.sorted()[0].message.rfind("cannot read baseline file: file is 100 bytes, over the limit of 10", 0), 0u)
+      << big.sorted()[0].message;
+  // Read, with a warning: the warning is passed on as read_text_file gave it.
+  write_all(t.path / "odd.json", "{\"a\": \"\xff\"}");
+  DiagSink odd;
+  EXPECT_TRUE(read_named_file((t.path / "odd.json").string(), out, odd, "config-unreadable", "config file"));
+  EXPECT_EQ(out, "{\"a\": \"?\"}");
+  ASSERT_EQ(odd.size(), 1u);
+  EXPECT_EQ(odd.sorted()[0].code, "read-not-utf8");
 }
 
 namespace {

@@ -180,6 +180,69 @@ TEST(Robustness, SpecialFilesAreNotReadAndDoNotHang) {
   EXPECT_TRUE(has_diag(b, "ingest-unreadable", "fx_graph_readable.py"));
 }
 
+// Files the user names outside the input (--config, --baseline, --confirm-results) were read
+// with std::ifstream: a FIFO there blocked on open until a writer came, /dev/zero was read until
+// memory ran out. Each is now refused at once with exit 2 and a reason naming the file. The CLI
+// runs under timeout(1) so that a regression fails (exit 124) instead of hanging the suite.
+TEST(Robustness, FilesNamedOnTheCommandLineAreRefusedUnlessRegular) {
+  TempDir t;
+  const std::string fifo = (t.path / "fifo").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string flag : {"--config", "--baseline", "--confirm-results"}) {
+    for (const std::string& named : {fifo, std::string("/dev/zero")}) {
+      std::string out;
+      int rc = run_command("timeout 20 " + std::string(ILINT_BINARY) + " " + fixture("s2_cuda") + " " + flag + " " +
+                               named + " --format json -o /dev/null 2>&1",
+                           &out);
+      EXPECT_EQ(rc, 2) << flag << " " << named << ": " << out;
+      EXPECT_NE(out.find(named + ": error: cannot read "), std::string::npos) << out;
+      EXPECT_NE(out.find("not a regular file"), std::string::npos) << out;
+    }
+  }
+  // A broken recorded-results file is named with its line, before any analysis.
+  write_all(t.path / "results.json", "{\n  \"findings\": [\n");
+  std::string out;
+  EXPECT_EQ(run_command(std::string(ILINT_BINARY) + " " + fixture("s2_cuda") + " --confirm-results " +
+                            (t.path / "results.json").string() + " -o /dev/null 2>&1",
+                        &out),
+            2);
+  EXPECT_NE(out.find("results.json:3: error: confirmation results are not valid JSON"), std::string::npos) << out;
+}
+
+// The text and HTML reports quote the user's source line a finding points at, from the path the
+// logs name. A log naming a FIFO hung the text report (std::ifstream opened it and waited for a
+// writer); /dev/zero has no lines to give. Neither is read now, and the finding is still reported.
+TEST(Robustness, SourcePathsNamedByTheLogsAreReadOnlyWhenRegular) {
+  TempDir t;
+  const std::string fifo = (t.path / "fifo").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const std::string user_file = "/work/steering/probe/seed1.py";  // what s1_cpu's logs name
+  for (const std::string& named : {fifo, std::string("/dev/zero")}) {
+    fs::path dir = t.path / ("capture" + std::to_string(named.size()));
+    fs::copy(fixture("s1_cpu"), dir, fs::copy_options::recursive);
+    int rewritten = 0;
+    for (auto& e : fs::recursive_directory_iterator(dir)) {
+      if (!e.is_regular_file()) continue;
+      std::string text = read_all(e.path());
+      bool any = false;
+      for (size_t at; (at = text.find(user_file)) != std::string::npos; any = true) text.replace(at, user_file.size(), named);
+      if (!any) continue;
+      write_all(e.path(), text);
+      ++rewritten;
+    }
+    ASSERT_GT(rewritten, 0) << "s1_cpu no longer names " << user_file;
+    for (const std::string format : {"text", "html"}) {
+      std::string out;
+      int rc = run_command("timeout 20 " + std::string(ILINT_BINARY) + " " + dir.string() + " --no-color --format " +
+                               format + " --fail-on never 2>/dev/null",
+                           &out);
+      EXPECT_EQ(rc, 0) << named << " " << format;
+      EXPECT_NE(out.find("scalar-recompile"), std::string::npos) << named << " " << format;
+      if (format == "text") EXPECT_NE(out.find(named + ":10: note:"), std::string::npos) << out;
+    }
+  }
+}
+
 TEST(Robustness, UnreadableFileIsNamed) {
   TempDir t;
   fs::path d = copy_compile(t.path);
