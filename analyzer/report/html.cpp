@@ -326,15 +326,16 @@ std::string escape_json_for_script(const std::string& text) {
   return out;
 }
 
-json html_report_data(const Analysis& a, const HtmlOptions& opts) {
+namespace {
+
+// The report's data but its "compiles" member: that one is nearly all of it (each compile's
+// kernels with their sources, its FX graph), and write_html streams it a compile at a time.
+json report_data_but_compiles(const Analysis& a, const HtmlOptions& opts) {
   json d;
   d["tool"] = {{"name", "inductor-lint"}, {"version", opts.tool_version}};
   d["title"] = opts.title;
   d["inputs"] = a.program.inputs;
   d["torch_version"] = a.program.torch_version;
-  json compiles = json::array();
-  for (const auto& c : a.program.compiles) compiles.push_back(compile_json(c));
-  d["compiles"] = compiles;
   d["dynamo"] = dynamo_json(a.program.dynamo);
   json findings = json::array();
   for (const auto& f : a.findings) findings.push_back(finding_json(f, a.program));
@@ -397,9 +398,51 @@ json html_report_data(const Analysis& a, const HtmlOptions& opts) {
   return d;
 }
 
+std::string script_json(const json& j) {
+  return escape_json_for_script(j.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+// What script_json(html_report_data(a, opts)) gives, byte for byte, without holding it: the
+// members in the order nlohmann writes them (by key), "compiles" made, written and dropped one
+// compile at a time. Built whole, the document and its two texts (the dump, the escaped copy)
+// of 8,004 compiles took 2.9 GB and 21 s, against 0.4 GB and 3.8 s for the JSON report.
+void write_report_data(const Analysis& a, const HtmlOptions& opts, std::ostream& out) {
+  const json rest = report_data_but_compiles(a, opts);
+  const std::string compiles_key = "compiles";
+  bool first = true, compiles_written = false;
+  auto member = [&](const std::string& key) {
+    out << (first ? "" : ",") << script_json(json(key)) << ':';
+    first = false;
+  };
+  auto write_compiles = [&] {
+    member(compiles_key);
+    out << '[';
+    for (size_t i = 0; i < a.program.compiles.size(); ++i)
+      out << (i ? "," : "") << script_json(compile_json(a.program.compiles[i]));
+    out << ']';
+    compiles_written = true;
+  };
+  out << '{';
+  for (auto it = rest.begin(); it != rest.end(); ++it) {
+    if (!compiles_written && it.key() > compiles_key) write_compiles();
+    member(it.key());
+    out << script_json(it.value());
+  }
+  if (!compiles_written) write_compiles();
+  out << '}';
+}
+
+}  // namespace
+
+json html_report_data(const Analysis& a, const HtmlOptions& opts) {
+  json d = report_data_but_compiles(a, opts);
+  json compiles = json::array();
+  for (const auto& c : a.program.compiles) compiles.push_back(compile_json(c));
+  d["compiles"] = std::move(compiles);
+  return d;
+}
+
 void write_html(const Analysis& a, std::ostream& out, const HtmlOptions& opts) {
-  json data = html_report_data(a, opts);
-  std::string payload = escape_json_for_script(data.dump(-1, ' ', false, json::error_handler_t::replace));
   // The title goes through the same escaping as text content.
   std::string title;
   for (char c : opts.title) {
@@ -417,7 +460,9 @@ void write_html(const Analysis& a, std::ostream& out, const HtmlOptions& opts) {
       << kReportCss << "\n</style>\n</head>\n<body>\n"
       << "<noscript>This report needs JavaScript to render.</noscript>\n"
       << "<div id=\"app\"></div>\n"
-      << "<script type=\"application/json\" id=\"report-data\">" << payload << "</script>\n"
+      << "<script type=\"application/json\" id=\"report-data\">";
+  write_report_data(a, opts, out);
+  out << "</script>\n"
       << "<script>\n" << kReportJs << "\n</script>\n</body>\n</html>\n";
 }
 

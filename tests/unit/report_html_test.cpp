@@ -101,3 +101,31 @@ TEST(ReportHtml, AdversarialCaptureStaysText) {
   EXPECT_TRUE(name_kept);
   EXPECT_TRUE(source_kept) << "the edited kernel source should reach the page unchanged (as text)";
 }
+
+// write_html streams the data a compile at a time (the whole document of a large capture held
+// 2.9 GB); what it writes must be what the document gives, byte for byte: members in key order,
+// "compiles" among them where it sorts, the same invalid-UTF-8 replacement and escaping. Checked
+// on captures with several compiles, findings, suppressed findings and the adversarial one.
+TEST(ReportHtml, StreamedDataIsTheDocumentByteForByte) {
+  auto expected_payload = [](const Analysis& a, const HtmlOptions& o) {
+    return escape_json_for_script(html_report_data(a, o).dump(-1, ' ', false, json::error_handler_t::replace));
+  };
+  for (const char* name : {"s2_cuda", "stale_clamp", "s1_cpu", "clean_resnet", "mut_cast_bf16"}) {
+    auto a = analyze_paths({fixture(name)});
+    ASSERT_FALSE(a->program.compiles.empty()) << name;
+    HtmlOptions o;
+    o.title = "t</script>";
+    std::vector<SuppressedFinding> suppressed;
+    if (!a->findings.empty()) suppressed.push_back({a->findings.front(), "a reason", SourceLoc{"cfg.json", 3, 0}});
+    o.suppressed = &suppressed;
+    EXPECT_EQ(embedded_json(html_of(*a, o)), expected_payload(*a, o)) << name;
+    // No compiles at all: the member is still written, as an empty list.
+    Analysis empty;
+    empty.findings = a->findings;
+    EXPECT_EQ(embedded_json(html_of(empty, o)), expected_payload(empty, o)) << name;
+  }
+  TempDir dir;
+  auto evil = adversarial_s2_cuda(dir);
+  ASSERT_TRUE(evil);
+  EXPECT_EQ(embedded_json(html_of(*evil)), expected_payload(*evil, {}));
+}
