@@ -402,34 +402,32 @@ std::string script_json(const json& j) {
   return escape_json_for_script(j.dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
-// What script_json(html_report_data(a, opts)) gives, byte for byte, without holding it: the
-// members in the order nlohmann writes them (by key), "compiles" made, written and dropped one
-// compile at a time. Built whole, the document and its two texts (the dump, the escaped copy)
-// of 8,004 compiles took 2.9 GB and 21 s, against 0.4 GB and 3.8 s for the JSON report.
+// A compile's line in the page's index: what the compile list and the overview show without
+// parsing the compile itself.
+json compile_index_json(const Compile& c) {
+  return {{"id", c.id},           {"graph_kind", c.graph_kind}, {"device", c.device_type},
+          {"kernels", c.kernels.size()}, {"buffers", c.buffers.size()}, {"launches", c.launches.size()},
+          {"fx", c.fx.nodes.size()}};
+}
+
+// The page's data, as html_report_data's document but cut in pieces: the "report-data" block
+// holds everything but "compiles" plus "compile_index" (a line per compile), and each compile is
+// a block of its own ("report-compile"), in order, which the page parses only when it shows that
+// compile. One block of the whole would pass the longest string V8 makes (2^29 - 24 characters)
+// past ~0.5 GB of data: the 100k-kernel corpus of bench/ makes ~1.1 GB. And the page built every
+// compile's kernel table at once: on a quarter of that corpus (8,004 captures, 289 MB) it had not
+// loaded after 30 s in Chromium; with closed compiles it shows in ~12 s. Written a piece at a
+// time: the whole document, its dump and the escaped copy of those 8,004 captures took 2.9 GB and
+// 24 s, against 0.4 GB and 3 s for the JSON report (docs/performance.md, session 22).
 void write_report_data(const Analysis& a, const HtmlOptions& opts, std::ostream& out) {
-  const json rest = report_data_but_compiles(a, opts);
-  const std::string compiles_key = "compiles";
-  bool first = true, compiles_written = false;
-  auto member = [&](const std::string& key) {
-    out << (first ? "" : ",") << script_json(json(key)) << ':';
-    first = false;
-  };
-  auto write_compiles = [&] {
-    member(compiles_key);
-    out << '[';
-    for (size_t i = 0; i < a.program.compiles.size(); ++i)
-      out << (i ? "," : "") << script_json(compile_json(a.program.compiles[i]));
-    out << ']';
-    compiles_written = true;
-  };
-  out << '{';
-  for (auto it = rest.begin(); it != rest.end(); ++it) {
-    if (!compiles_written && it.key() > compiles_key) write_compiles();
-    member(it.key());
-    out << script_json(it.value());
-  }
-  if (!compiles_written) write_compiles();
-  out << '}';
+  json rest = report_data_but_compiles(a, opts);
+  json index = json::array();
+  for (const auto& c : a.program.compiles) index.push_back(compile_index_json(c));
+  rest["compile_index"] = std::move(index);
+  out << "<script type=\"application/json\" id=\"report-data\">" << script_json(rest) << "</script>\n";
+  for (const auto& c : a.program.compiles)
+    out << "<script type=\"application/json\" class=\"report-compile\">" << script_json(compile_json(c))
+        << "</script>\n";
 }
 
 }  // namespace
@@ -459,11 +457,9 @@ void write_html(const Analysis& a, std::ostream& out, const HtmlOptions& opts) {
       << "<title>" << title << "</title>\n<style>\n"
       << kReportCss << "\n</style>\n</head>\n<body>\n"
       << "<noscript>This report needs JavaScript to render.</noscript>\n"
-      << "<div id=\"app\"></div>\n"
-      << "<script type=\"application/json\" id=\"report-data\">";
+      << "<div id=\"app\"></div>\n";
   write_report_data(a, opts, out);
-  out << "</script>\n"
-      << "<script>\n" << kReportJs << "\n</script>\n</body>\n</html>\n";
+  out << "<script>\n" << kReportJs << "\n</script>\n</body>\n</html>\n";
 }
 
 }  // namespace ilint

@@ -65,6 +65,17 @@ const char* const kReportJs = R"ILINTJS(
 'use strict';
 (function () {
   var D = JSON.parse(document.getElementById('report-data').textContent);
+  // Each compile is a data block of its own, after report-data and in the order of
+  // D.compile_index (a line per compile: id, kind, device and counts); a block is parsed the first
+  // time the page needs that compile. One text of the whole passed the longest string the browser
+  // makes on a large capture (analyzer/report/html.cpp).
+  var compileIndex = D.compile_index || [];
+  var compileBlocks = document.querySelectorAll('script.report-compile');
+  var compileCache = [];
+  function compileAt(i) {
+    if (!compileCache[i]) compileCache[i] = JSON.parse(compileBlocks[i].textContent);
+    return compileCache[i];
+  }
   var SEVS = ['error', 'warning', 'note'];
 
   // Every element is built here; strings from the data only ever become text nodes or
@@ -115,12 +126,13 @@ const char* const kReportJs = R"ILINTJS(
     return el('tr', attrs, cells.map(function (c) { return (c && c.nodeType) ? (c.tagName === 'TD' ? c : el('td', null, c)) : el('td', { text: c == null ? '' : c }); }));
   }
 
-  var compilesById = {};
-  (D.compiles || []).forEach(function (c) { compilesById[c.id] = c; });
+  var compilesById = Object.create(null);  // id -> position; no prototype: an id may be any text
+  compileIndex.forEach(function (c, i) { compilesById[c.id] = i; });
   function kernelOf(ref) {
     if (!ref) return null;
-    var c = compilesById[ref.compile];
-    if (!c) return null;
+    var at = compilesById[ref.compile];
+    if (at === undefined) return null;
+    var c = compileAt(at);
     for (var i = 0; i < c.kernels.length; i++) if (c.kernels[i].name === ref.kernel) return { compile: c, kernel: c.kernels[i] };
     return null;
   }
@@ -140,7 +152,7 @@ const char* const kReportJs = R"ILINTJS(
   var nFrameCompiles = 0, nRecompiles = 0;
   frames.forEach(function (f) { (f.compiles || []).forEach(function (c) { nFrameCompiles++; if (c.attempt > 0) nRecompiles++; }); });
   var nKernels = 0;
-  (D.compiles || []).forEach(function (c) { nKernels += c.kernels.length; });
+  compileIndex.forEach(function (c) { nKernels += c.kernels; });
   var sevCount = { error: 0, warning: 0, note: 0 };
   (D.findings || []).forEach(function (f) { sevCount[f.severity] = (sevCount[f.severity] || 0) + 1; });
 
@@ -148,7 +160,7 @@ const char* const kReportJs = R"ILINTJS(
   function card(n, label, cls) { return el('div', { 'class': 'card ' + (cls || '') }, el('div', { 'class': 'n', text: n }), el('div', { 'class': 'l', text: label })); }
   overview.appendChild(el('div', { 'class': 'cards' },
     card(sevCount.error, 'errors', 'error'), card(sevCount.warning, 'warnings', 'warning'), card(sevCount.note, 'notes', 'note'),
-    card((D.compiles || []).length, 'Inductor compiles'), card(nKernels, 'kernels'), card(frames.length, 'Dynamo frames'),
+    card(compileIndex.length, 'Inductor compiles'), card(nKernels, 'kernels'), card(frames.length, 'Dynamo frames'),
     card(breaks.length, 'graph breaks'), card(nRecompiles, 'recompiles'),
     card((D.suppressed || []).length, 'suppressed'), card((D.diagnostics || []).length, 'input diagnostics')));
   main.appendChild(overview);
@@ -301,7 +313,7 @@ const char* const kReportJs = R"ILINTJS(
   }
   function setFilter(k, v) { filter[k] = v; selects[k].value = v; renderFindings(); }
   fs.appendChild(el('div', { 'class': 'filters' }, mkSelect('rule', 'rule', ruleList), mkSelect('severity', 'severity', SEVS),
-    mkSelect('compile', 'compile', (D.compiles || []).map(function (c) { return c.id; }))));
+    mkSelect('compile', 'compile', compileIndex.map(function (c) { return c.id; }))));
   var listBox = el('div', { id: 'finding-list' });
   fs.appendChild(listBox);
   var detail = el('div', { 'class': 'detail', id: 'finding-detail', 'data-testid': 'finding-detail' });
@@ -494,24 +506,40 @@ const char* const kReportJs = R"ILINTJS(
   var cs = section('Compiles and kernels', 'compiles');
   main.appendChild(cs);
   var kview = el('div', { id: 'kernel-view' });
-  if (!(D.compiles || []).length) cs.appendChild(empty('No Inductor compile was read from the inputs.'));
-  (D.compiles || []).forEach(function (c) {
-    var nf = findings.filter(function (f) { return f.compile_id === c.id; }).length;
-    var head = el('div', null, el('strong', { text: c.id }), el('span', { 'class': 'muted', text: '  ' + [c.graph_kind, c.device, c.kernels.length + ' kernels', c.buffers + ' buffers', c.launches + ' launches', c.fx.length + ' FX nodes', nf + ' findings'].filter(Boolean).join(' \u00b7 ') }));
-    var body = c.kernels.length ? table(['kernel', 'backend', 'kind', 'lines', 'bytes', 'params', 'loads/stores', 'sizes', 'reductions'], c.kernels.map(function (k) {
-      var numels = Object.keys(k.numels || {}).map(function (n) { return n + '=' + k.numels[n]; }).join(' ');
-      var reds = (k.reductions || []).map(function (r) { return (r.scan ? 'scan ' : '') + r.combine + ' ' + r.dtype + (r.length >= 0 ? ' \u00d7' + r.length : r.length_expr ? ' \u00d7' + r.length_expr : ''); }).join(', ');
-      var link = el('a', { 'class': 'link mono', 'data-testid': 'kernel-link', text: k.name, onclick: function () {
-        kview.textContent = '';
-        kview.appendChild(el('h3', { text: k.name + '  (' + c.id + ')' }));
-        kview.appendChild(renderSource(k, kernelMarks(k), 'kernel-view-source'));
-        kview.appendChild(el('h3', { text: 'FX nodes it computes' }));
-        kview.appendChild(fxTable(nodesOf({ compile: c, kernel: k })));
-        kview.scrollIntoView();
-      } });
-      return tr([link, k.backend, k.kind, k.source_lines, k.source_bytes, k.params.length, k.loads + '/' + k.stores, numels, reds]);
-    }), 't-kernels') : empty('no generated kernels');
-    cs.appendChild(el('div', { style: 'margin:8px 0 14px' }, head, body));
+  if (!compileIndex.length) cs.appendChild(empty('No Inductor compile was read from the inputs.'));
+  var findingsPerCompile = Object.create(null);
+  findings.forEach(function (f) { findingsPerCompile[f.compile_id] = (findingsPerCompile[f.compile_id] || 0) + 1; });
+  // Up to this many compiles, every kernel table is built at once; past it each compile is a
+  // closed <details> whose table is built (and whose data is parsed) when it is opened.
+  var EAGER_COMPILES = 200;
+  compileIndex.forEach(function (ci, i) {
+    var nf = findingsPerCompile[ci.id] || 0;
+    var head = el('div', null, el('strong', { text: ci.id }), el('span', { 'class': 'muted', text: '  ' + [ci.graph_kind, ci.device, ci.kernels + ' kernels', ci.buffers + ' buffers', ci.launches + ' launches', ci.fx + ' FX nodes', nf + ' findings'].filter(Boolean).join(' \u00b7 ') }));
+    function kernelTable() {
+      var c = compileAt(i);
+      return c.kernels.length ? table(['kernel', 'backend', 'kind', 'lines', 'bytes', 'params', 'loads/stores', 'sizes', 'reductions'], c.kernels.map(function (k) {
+        var numels = Object.keys(k.numels || {}).map(function (n) { return n + '=' + k.numels[n]; }).join(' ');
+        var reds = (k.reductions || []).map(function (r) { return (r.scan ? 'scan ' : '') + r.combine + ' ' + r.dtype + (r.length >= 0 ? ' \u00d7' + r.length : r.length_expr ? ' \u00d7' + r.length_expr : ''); }).join(', ');
+        var link = el('a', { 'class': 'link mono', 'data-testid': 'kernel-link', text: k.name, onclick: function () {
+          kview.textContent = '';
+          kview.appendChild(el('h3', { text: k.name + '  (' + c.id + ')' }));
+          kview.appendChild(renderSource(k, kernelMarks(k), 'kernel-view-source'));
+          kview.appendChild(el('h3', { text: 'FX nodes it computes' }));
+          kview.appendChild(fxTable(nodesOf({ compile: c, kernel: k })));
+          kview.scrollIntoView();
+        } });
+        return tr([link, k.backend, k.kind, k.source_lines, k.source_bytes, k.params.length, k.loads + '/' + k.stores, numels, reds]);
+      }), 't-kernels') : empty('no generated kernels');
+    }
+    if (compileIndex.length <= EAGER_COMPILES) {
+      cs.appendChild(el('div', { style: 'margin:8px 0 14px' }, head, kernelTable()));
+      return;
+    }
+    var box = el('details', { 'data-testid': 'compile-details', style: 'margin:4px 0' }, el('summary', null, head));
+    box.addEventListener('toggle', function () {
+      if (box.open && !box._built) { box._built = true; box.appendChild(kernelTable()); }
+    });
+    cs.appendChild(box);
   });
   cs.appendChild(kview);
 

@@ -2,7 +2,9 @@
 // playwright-core) and checks what a person would: the page renders with no console error and no
 // network request, a click on a finding shows its kernel source, and no script from the data runs.
 // --expect-finding: the page must list a finding about a kernel, whose click shows the kernel source.
-// Usage: node report-check.mjs --shots DIR [--expect-finding] [--forbid-text TEXT] [--expect-text TEXT] REPORT.html...
+// --open-compile: the compiles must be closed <details> (a large report); opening the last one must
+// show its kernel table, and a kernel's click its source.
+// Usage: node report-check.mjs [--shots DIR] [--expect-finding] [--open-compile] [--forbid-text TEXT] [--expect-text TEXT] REPORT.html...
 // Prints one JSON line per report; exit 0 when every check passed, 1 otherwise, 2 on setup errors.
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,11 +20,12 @@ try {
 }
 
 const args = process.argv.slice(2);
-let shots = null, expectFinding = false;
+let shots = null, expectFinding = false, openCompile = false;
 const forbid = [], expectText = [], files = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--shots') shots = args[++i];
   else if (args[i] === '--expect-finding') expectFinding = true;
+  else if (args[i] === '--open-compile') openCompile = true;
   else if (args[i] === '--forbid-text') forbid.push(args[++i]);
   else if (args[i] === '--expect-text') expectText.push(args[++i]);
   else files.push(args[i]);
@@ -91,8 +94,33 @@ for (const file of files) {
     const n = await page.evaluate((t) => document.querySelectorAll(t).length, t);
     if (n > 0) problems.push(`data became markup: ${n} element(s) match ${t}`);
   }
-  const scripts = await page.evaluate(() => document.querySelectorAll('script').length);
-  if (scripts !== 2) problems.push(`expected the 2 scripts of the report, found ${scripts}`);
+  // The report's own scripts only: its code, its data block and a data block per compile. A
+  // script element the data made would be one more of some other kind.
+  const scripts = await page.evaluate(() => Array.from(document.querySelectorAll('script')).map((s) => ({
+    type: s.getAttribute('type'), id: s.id, cls: s.className })));
+  const code = scripts.filter((s) => s.type === null).length;
+  const data = scripts.filter((s) => s.type === 'application/json' && s.id === 'report-data' && s.cls === '').length;
+  const blocks = scripts.filter((s) => s.type === 'application/json' && s.id === '' && s.cls === 'report-compile').length;
+  if (code !== 1 || data !== 1 || code + data + blocks !== scripts.length)
+    problems.push(`expected the report's code, data and compile blocks only, found ${JSON.stringify(scripts.slice(0, 8))} (${scripts.length})`);
+  result.compile_blocks = blocks;
+  if (openCompile) {
+    const details = page.locator('[data-testid=compile-details]');
+    result.compile_details = await details.count();
+    if (result.compile_details === 0) problems.push('no closed compile on the page');
+    else {
+      const last = details.last();
+      if ((await last.locator('[data-testid=kernel-link]').count()) !== 0) problems.push('a closed compile already holds its kernel table');
+      await last.locator('summary').click();
+      const links = last.locator('[data-testid=kernel-link]');
+      if ((await links.count()) === 0) problems.push('opening a compile showed no kernel table');
+      else {
+        await links.first().click();
+        result.opened_kernel_source_lines = await page.locator('[data-testid=kernel-view-source] .row').count();
+        if (result.opened_kernel_source_lines === 0) problems.push("a kernel's click in an opened compile showed no source");
+      }
+    }
+  }
   if (shots) {
     result.shot = join(shots, basename(file).replace(/\.html?$/, '') + '.png');
     await page.screenshot({ path: result.shot, fullPage: true });

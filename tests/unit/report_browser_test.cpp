@@ -95,3 +95,40 @@ TEST(ReportBrowser, AdversarialCaptureRendersAsText) {
   EXPECT_EQ(rc, 0) << raw;
   EXPECT_TRUE(res[0]["problems"].empty()) << res[0].dump(2);
 }
+
+// A report of many compiles (past the page's 200, each compile a closed <details> whose data is
+// parsed when it is opened): the findings still show their kernel's source, and opening a compile
+// shows its kernels. The page used to build every kernel table at once, and on 8,004 captures had
+// not loaded after 30 s.
+TEST(ReportBrowser, ManyCompilesAreClosedUntilOpened) {
+  std::string missing = node_helpers_missing(true);
+  if (!missing.empty()) GTEST_SKIP() << missing;
+  TempDir dir;
+  fs::path src;
+  for (auto& e : fs::recursive_directory_iterator(fixture("s2_cuda")))
+    if (e.is_directory() && e.path().filename().string().rfind("model__", 0) == 0) src = e.path();
+  ASSERT_FALSE(src.empty());
+  const int copies = 210;
+  fs::create_directories(dir.path / "torchinductor");
+  for (int i = 0; i < copies; ++i)
+    fs::copy(src, dir.path / "torchinductor" / ("model__" + std::to_string(i) + "_forward_1.0"), fs::copy_options::recursive);
+  auto a = analyze_paths({dir.path.string()});
+  ASSERT_EQ(a->program.compiles.size(), size_t(copies));
+  ASSERT_FALSE(a->findings.empty());
+  fs::create_directories(screenshots_dir());
+  fs::path p = fs::path(screenshots_dir()) / "report_many_compiles.html";
+  write_report(*a, p, "inductor-lint: 210 compiles");
+  // No screenshot of the whole page (very tall): no --shots.
+  std::string cmd = "node " + shell_quote(browser_dir() + "/report-check.mjs") + " --expect-finding --open-compile " +
+                    shell_quote(p.string()) + " 2>&1";
+  auto r = run_cmd(cmd);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  json res = json::parse(r.output.substr(r.output.find('{')), nullptr, false);
+  ASSERT_FALSE(res.is_discarded()) << r.output;
+  EXPECT_TRUE(res["problems"].empty()) << res.dump(2);
+  EXPECT_EQ(res["compile_blocks"], copies);
+  EXPECT_EQ(res["compile_details"], copies);
+  EXPECT_EQ(res["findings"].get<size_t>(), a->findings.size());
+  EXPECT_GT(res["kernel_source_lines"].get<int>(), 5);
+  EXPECT_GT(res["opened_kernel_source_lines"].get<int>(), 5);
+}
