@@ -10,8 +10,9 @@ its working folder, HOME or TMPDIR (empty folders of the script's), and keeps it
 
 With --any-file, every fixture is a candidate and any of its files may be mutated (Dynamo logs,
 TORCH_TRACE logs, FX graphs as text and JSON, provenance JSON, versions.json, stdout/stderr), with
-three more mutations meant for line-oriented logs (a number swapped for one past int64's range, 0
-or a negative; a line deleted, duplicated or moved), and the report is written in any format.
+mutations meant for line-oriented logs (a number swapped for one past int64's range, 0 or a
+negative; a source path swapped for a FIFO, a device, a folder or nothing; a line deleted,
+duplicated or moved), and the report is written in any format.
 
 With --structure, the folder tree changes too: files deleted, emptied, cut short, turned into folders
 or links (a loop among them), compile folders renamed (an index past int64's range, another kind)
@@ -24,7 +25,9 @@ that is not the same bytes (or a different exit code) counts as a failure, as a 
 
 Under a sanitizer build, name its exit code: TSAN_OPTIONS=halt_on_error=1:exitcode=66 and --bad-exit 66.
 
-Found so far: a `name<` chain Clang's parser takes exponential time on (tests/unit/cpp_limits_test.cpp).
+Found so far: a `name<` chain Clang's parser takes exponential time on (tests/unit/cpp_limits_test.cpp);
+Clang's debug pragmas writing to stderr (4f120db); the text report waiting on a FIFO named as the
+user's source file (3a60322).
 """
 import argparse
 import os
@@ -45,14 +48,50 @@ NUMBERS = [b"99999999999999999999999999", b"5000000000", b"2147483648", b"-1", b
            b"1e999", b"nan", b"0x7fffffff"]
 
 
+# Paths a log may name as the user's source file, which the text and HTML reports read for their
+# snippets: a FIFO (the script makes it: reading it waits for a writer), devices that never end or
+# never answer, a folder, a file the process may not read, nothing, a very long name. A FIFO named
+# there hung the text report until 3a60322.
+HOSTILE_PATHS = [b"/dev/zero", b"/dev/stdin", b"/dev/tty", b"/proc/self/mem", b"/", b"/nonexistent/x.py", b"",
+                 b"/" + b"a" * 5000 + b".py"]
+
+
+SOURCE_PATH = rb"(?<![A-Za-z0-9_.-])/[A-Za-z0-9_./-]+\.py"
+
+
+def replace_path_everywhere(rng, files):
+    """One source path, as every file of the capture names it, swapped for a hostile one: a
+    finding's user location is drawn from several logs, so one file's change is often outvoted."""
+    texts = {}
+    for f in files:
+        with open(f, "rb") as fh:
+            texts[f] = fh.read()
+    paths = sorted({p for t in texts.values() for p in re.findall(SOURCE_PATH, t)})
+    # Mostly the user's files: PyTorch's own (in tracebacks) are never read.
+    users = [p for p in paths if b"site-packages" not in p and b"torchinductor_" not in p]
+    if not paths:
+        return
+    old, new = rng.choice(users if users and rng.random() < 0.8 else paths), rng.choice(HOSTILE_PATHS)
+    for f, t in texts.items():
+        if old in t:
+            with open(f, "wb") as fh:
+                fh.write(t.replace(old, new))
+
+
 def mutate_lines(rng, data):
-    """A line-oriented mutation: a number replaced, or a line deleted, duplicated or moved."""
+    """A line-oriented mutation: a number replaced, a source path replaced by a hostile one, or a
+    line deleted, duplicated or moved."""
     op = rng.random()
-    if op < 0.5:
+    if op < 0.4:
         runs = list(re.finditer(rb"\d+", data))
         if runs:
             m = rng.choice(runs)
             return data[:m.start()] + rng.choice(NUMBERS) + data[m.end():]
+        return data
+    if op < 0.55:
+        paths = sorted(set(re.findall(SOURCE_PATH, data)))
+        if paths:
+            return data.replace(rng.choice(paths), rng.choice(HOSTILE_PATHS))
         return data
     lines = data.split(b"\n")
     i = rng.randrange(len(lines))
@@ -163,6 +202,9 @@ def main():
     a.bin = os.path.abspath(a.bin)  # runs start in an empty folder of their own
     captures = sorted(os.listdir(os.path.join(ROOT, "fixtures"))) if a.any_file else CAPTURES
     rng = random.Random(a.seed)
+    special = tempfile.mkdtemp(prefix="ilint-mutate-fifo-")
+    os.mkfifo(os.path.join(special, "fifo.py"))
+    HOSTILE_PATHS.append(os.path.join(special, "fifo.py").encode())
     work = tempfile.mkdtemp(prefix="ilint-mutate-run-")
     outdir = tempfile.mkdtemp(prefix="ilint-mutate-out-")
     scratch = tempfile.mkdtemp(prefix="ilint-mutate-cwd-")
@@ -180,6 +222,8 @@ def main():
                     data = fh.read()
                 with open(f, "wb") as fh:
                     fh.write(mutate(rng, data, line_ops=a.any_file))
+            if a.any_file and rng.random() < 0.15:
+                replace_path_everywhere(rng, tree(work))
             if a.structure:
                 for _ in range(rng.randint(1, 3)):
                     try:
@@ -196,7 +240,8 @@ def main():
                 env = dict(os.environ, HOME=home, TMPDIR=scratch)
                 try:
                     p = subprocess.run([a.bin, work, "--format", fmt, "-o", out, "--fail-on", "never", "-j" + jobs],
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=a.timeout,
+                                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                       timeout=a.timeout, start_new_session=True,
                                        cwd=scratch, env=env)
                 except subprocess.TimeoutExpired:
                     return "timeout", b"", b""
@@ -240,7 +285,7 @@ def main():
                 print(f"BAD {cap} -j{jobs} --format {fmt} rc={rc}: kept {keep}", flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-        for d in (outdir, scratch, home):
+        for d in (outdir, scratch, home, special):
             shutil.rmtree(d, ignore_errors=True)
     print(f"runs={runs} bad={bad}")
     return 1 if bad else 0
