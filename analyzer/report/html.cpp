@@ -329,7 +329,7 @@ std::string escape_json_for_script(const std::string& text) {
 namespace {
 
 // The report's data but its "compiles" member: that one is nearly all of it (each compile's
-// kernels with their sources, its FX graph), and write_html streams it a compile at a time.
+// kernels with their sources, its FX graph), and write_report_data writes it a compile at a time.
 json report_data_but_compiles(const Analysis& a, const HtmlOptions& opts) {
   json d;
   d["tool"] = {{"name", "inductor-lint"}, {"version", opts.tool_version}};
@@ -405,8 +405,12 @@ std::string script_json(const json& j) {
 // A compile's line in the page's index: what the compile list and the overview show without
 // parsing the compile itself.
 json compile_index_json(const Compile& c) {
-  return {{"id", c.id},           {"graph_kind", c.graph_kind}, {"device", c.device_type},
-          {"kernels", c.kernels.size()}, {"buffers", c.buffers.size()}, {"launches", c.launches.size()},
+  return {{"id", c.id},
+          {"graph_kind", c.graph_kind},
+          {"device", c.device_type},
+          {"kernels", c.kernels.size()},
+          {"buffers", c.buffers.size()},
+          {"launches", c.launches.size()},
           {"fx", c.fx.nodes.size()}};
 }
 

@@ -1,7 +1,8 @@
 // The interactive report: one self-contained HTML file (no network: inline CSS and script, a
 // Content-Security-Policy that forbids every fetch). The model and findings are embedded as JSON
-// in a <script type="application/json"> block, escaped so no text in it can close the block, and
-// the page builds its DOM with textContent only: kernel names and sources are untrusted text.
+// in <script type="application/json"> blocks (one for the whole but the compiles, one per
+// compile: html.cpp, write_report_data), escaped so no text in them can close a block, and the
+// page builds its DOM with textContent only: kernel names and sources are untrusted text.
 #pragma once
 #include <ostream>
 #include <string>
@@ -23,7 +24,8 @@ struct HtmlOptions {
   bool read_user_sources = true;  // embed the text of user source lines the findings point at
 };
 
-// The data the page renders (exposed for tests).
+// The data the page renders, as one document (exposed for tests: the page's blocks put back
+// together are this).
 nlohmann::json html_report_data(const Analysis& analysis, const HtmlOptions& opts);
 
 // JSON text made safe inside <script type="application/json">: <, >, & and U+2028/U+2029 become
