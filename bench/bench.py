@@ -167,6 +167,9 @@ def main():
     ap.add_argument("--skip-identical", action="store_true")
     ap.add_argument("--skip-triton", action="store_true", help="skip the Triton-only corpus (make_corpus.py --no-cpp)")
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--report-formats", default="",
+                    help="also time these report formats (e.g. text,sarif,html) on the full varied corpus, "
+                         "-j as the first --jobs, against json")
     ap.add_argument("--json", help="write the raw numbers here")
     ap.add_argument("--render", help="print the tables of a --json file from an earlier run, and exit")
     a = ap.parse_args()
@@ -175,6 +178,7 @@ def main():
             d = json.load(f)
         report(d["fixtures"], d["corpus"], d["corpus_info"], [j.strip() for j in a.jobs.split(",")],
                d.get("repeat", a.repeat), d.get("corpus_repeat", a.corpus_repeat), d.get("baseline"), d.get("bin"))
+        formats_table(d.get("report_formats", []), [j.strip() for j in a.jobs.split(",")])
         for mode, text in d.get("stage_times", {}).items():
             print("\n--time-report, full %s corpus, -j1:\n\n```\n%s```" % (mode, text))
         return
@@ -188,6 +192,7 @@ def main():
     fixture_rows, corpus_rows = [], []
     corpus_info = {}
     stage_times = {}
+    report_formats = []
 
     def save():
         # After every set, so a long run that is stopped still leaves what it measured (--render).
@@ -195,7 +200,7 @@ def main():
             with open(a.json, "w") as f:
                 json.dump({"fixtures": fixture_rows, "corpus": corpus_rows, "corpus_info": corpus_info,
                            "repeat": a.repeat, "corpus_repeat": a.corpus_repeat, "baseline": a.baseline_bin,
-                           "bin": a.bin, "stage_times": stage_times}, f, indent=1)
+                           "bin": a.bin, "stage_times": stage_times, "report_formats": report_formats}, f, indent=1)
     if not a.skip_fixtures:
         print("fixtures:", file=sys.stderr)
         names = sorted(n for n in os.listdir(a.fixtures) if os.path.isdir(os.path.join(a.fixtures, n)))
@@ -227,6 +232,20 @@ def main():
             row["kernels"] = info["kernels"] * k // 4
             corpus_rows.append(row)
             save()
+        if mode == "varied" and a.report_formats:
+            # Each report format on the full set: the same analysis, then a report of another size
+            # (HTML embeds every kernel's source and FX graph). Written to a file to count its bytes.
+            for fmt in ["json"] + [f.strip() for f in a.report_formats.split(",") if f.strip() not in ("", "json")]:
+                out_file = os.path.join(scratch, "report." + fmt)
+                cmd = [a.bin, *shards, "--format", fmt, "-o", out_file, "-j" + jobs[0], "--fail-on", "never"]
+                m = median_of(cmd, a.corpus_repeat)
+                m["format"], m["out_bytes"], m["bytes"] = fmt, os.path.getsize(out_file), sum(
+                    os.path.getsize(f) for f in all_files)
+                os.remove(out_file)
+                report_formats.append(m)
+                print("  format %-6s wall=%.2fs rss=%s out=%s" % (fmt, m["wall"], fmt_bytes(m["rss"]),
+                                                                 fmt_bytes(m["out_bytes"])), file=sys.stderr, flush=True)
+                save()
         # Where the time goes on the full set: the analyzer's own --time-report, -j1.
         p = subprocess.run([a.bin, *shards, "--format", "json", "-o", "/dev/null", "-j1", "--fail-on", "never",
                             "--time-report"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -238,8 +257,22 @@ def main():
 
     save()
     report(fixture_rows, corpus_rows, corpus_info, jobs, a.repeat, a.corpus_repeat, a.baseline_bin, a.bin)
+    formats_table(report_formats, jobs)
     for mode, text in stage_times.items():
         print("\n--time-report, full %s corpus, -j1:\n\n```\n%s```" % (mode, text))
+
+
+def formats_table(rows, jobs):
+    if not rows:
+        return
+    base = rows[0]
+    print("\nReport formats (full varied corpus, -j%s, median of %d):\n" % (jobs[0], base["n"]))
+    print("| format | wall (cpu) | x json wall | peak RSS | RSS / bytes read | report size |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for r in rows:
+        print("| %s | %.2f s (%.2f s) | x%.2f | %s | %.2fx | %s |" % (
+            r["format"], r["wall"], r["cpu"], r["wall"] / base["wall"], fmt_bytes(r["rss"]), r["rss"] / r["bytes"],
+            fmt_bytes(r["out_bytes"])))
 
 
 def report(fixture_rows, corpus_rows, corpus_info, jobs, repeat, corpus_repeat, baseline_bin, this_bin):
