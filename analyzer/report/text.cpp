@@ -10,15 +10,17 @@ namespace ilint {
 namespace {
 
 // The line `line` of `file`, read once per file. The path comes from the input (a user source
-// file named in a log, a generated file): it may name a FIFO, a device or a huge file, which
-// read_source_lines refuses (a FIFO named there hung the text report).
+// file named in a log, a generated file): it may name a FIFO or a device, which read_source_lines
+// refuses (a FIFO named there hung the text report). Its size limit is the input's
+// (read_text_file's): a generated output_code.py past 8 MiB, which the analysis read, still gets
+// its snippets.
 class LineCache {
  public:
   std::string get(const std::string& file, int line) {
     auto it = files_.find(file);
     if (it == files_.end()) {
       std::vector<std::string> lines;
-      if (!file.empty()) read_source_lines(file, lines);
+      if (!file.empty()) read_source_lines(file, lines, kMaxInputFileBytes);
       it = files_.emplace(file, std::move(lines)).first;
     }
     if (line <= 0 || line > static_cast<int>(it->second.size())) return "";

@@ -7,18 +7,21 @@
 
 namespace ilint {
 
+// The largest file the analyzer reads as input.
+inline constexpr size_t kMaxInputFileBytes = size_t(1) << 30;
+
 // Reads a whole file. On failure reports a diagnostic naming the file and returns false.
 // Invalid UTF-8 is reported once (with its line) and each bad byte replaced by '?', so the
 // parsers see text and the rest of the file is still analyzed. Files over `max_bytes` are
 // refused with a diagnostic.
 bool read_text_file(const std::string& path, std::string& out, DiagSink& diags,
-                    size_t max_bytes = size_t(1) << 30);
+                    size_t max_bytes = kMaxInputFileBytes);
 
 // Reads a file up to the first occurrence of `stop_at` (which is left out), or all of it when it
 // does not occur: for files whose facts all lie in a header (fx_graph_runnable.py's config lines
 // come before `class Repro`). The bytes read are checked as read_text_file checks them.
 bool read_text_file_head(const std::string& path, std::string_view stop_at, std::string& out, DiagSink& diags,
-                         size_t max_bytes = size_t(1) << 30);
+                         size_t max_bytes = kMaxInputFileBytes);
 
 // Reads a file the user names outside the input: a config, a baseline, recorded confirmation
 // results. As read_text_file (regular files only, opened without waiting on a FIFO's writer,
@@ -26,7 +29,7 @@ bool read_text_file_head(const std::string& path, std::string_view stop_at, std:
 // cannot be read is one error under `unreadable_code`, "cannot read <what>: <why>", naming the
 // file. Invalid UTF-8 and an empty file are reported as read_text_file reports them.
 bool read_named_file(const std::string& path, std::string& out, DiagSink& diags, const std::string& unreadable_code,
-                     const std::string& what, size_t max_bytes = size_t(1) << 30);
+                     const std::string& what, size_t max_bytes = kMaxInputFileBytes);
 
 // Reads the lines of a source file for a report's snippet, best effort and silent: false when
 // `path` is not a regular file of at most `max_bytes` that can be read. Invalid UTF-8 bytes

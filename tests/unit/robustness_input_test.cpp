@@ -243,6 +243,28 @@ TEST(Robustness, SourcePathsNamedByTheLogsAreReadOnlyWhenRegular) {
   }
 }
 
+// The text report's snippets come from the files the findings point at; an output_code.py past
+// the HTML report's 8 MiB limit for user sources is input the analysis read, and keeps them.
+TEST(Robustness, TextSnippetsOfALargeOutputCode) {
+  TempDir t;
+  fs::path d = copy_compile(t.path);
+  std::string code = read_all(d / "output_code.py");
+  std::string pad;
+  while (pad.size() < (9u << 20)) pad += "# padding after the wrapper, to pass 8 MiB\n";
+  write_all(d / "output_code.py", code + pad);
+  std::string out;
+  run_command(std::string(ILINT_BINARY) + " " + t.path.string() + " --no-color --fail-on never 2>/dev/null", &out);
+  size_t at = out.find("output_code.py:");
+  ASSERT_NE(at, std::string::npos) << out.substr(0, 2000);
+  size_t line_end = out.find('\n', at);
+  size_t snippet_end = out.find('\n', line_end + 1);
+  ASSERT_NE(snippet_end, std::string::npos);
+  std::string snippet = out.substr(line_end + 1, snippet_end - line_end - 1);
+  EXPECT_NE(code.find(snippet), std::string::npos) << "no source line under the finding: " << out.substr(at, 600);
+  EXPECT_EQ(out.compare(snippet_end + 1, 1, " ") == 0 || out.compare(snippet_end + 1, 1, "^") == 0, true)
+      << out.substr(at, 600);
+}
+
 TEST(Robustness, UnreadableFileIsNamed) {
   TempDir t;
   fs::path d = copy_compile(t.path);
