@@ -4,7 +4,8 @@
 // --expect-finding: the page must list a finding about a kernel, whose click shows the kernel source.
 // --open-compile: the compiles must be closed <details> (a large report); opening the last one must
 // show its kernel table, and a kernel's click its source.
-// Usage: node report-check.mjs [--shots DIR] [--expect-finding] [--open-compile] [--forbid-text TEXT] [--expect-text TEXT] REPORT.html...
+// --load-timeout S: how long the page may take to load (default 30 s; a report of 100k kernels takes about a minute).
+// Usage: node report-check.mjs [--shots DIR] [--expect-finding] [--open-compile] [--load-timeout S] [--forbid-text TEXT] [--expect-text TEXT] REPORT.html...
 // Prints one JSON line per report; exit 0 when every check passed, 1 otherwise, 2 on setup errors.
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,12 +21,13 @@ try {
 }
 
 const args = process.argv.slice(2);
-let shots = null, expectFinding = false, openCompile = false;
+let shots = null, expectFinding = false, openCompile = false, loadTimeoutMs = 30000;
 const forbid = [], expectText = [], files = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--shots') shots = args[++i];
   else if (args[i] === '--expect-finding') expectFinding = true;
   else if (args[i] === '--open-compile') openCompile = true;
+  else if (args[i] === '--load-timeout') loadTimeoutMs = Number(args[++i]) * 1000;
   else if (args[i] === '--forbid-text') forbid.push(args[++i]);
   else if (args[i] === '--expect-text') expectText.push(args[++i]);
   else files.push(args[i]);
@@ -58,11 +60,12 @@ for (const file of files) {
   page.on('dialog', async (d) => { problems.push('a dialog opened (script from the data ran?): ' + d.message()); await d.dismiss(); });
   const url = pathToFileURL(resolve(file)).href;
   page.on('request', (r) => { if (r.url() !== url && !r.url().startsWith('data:')) problems.push('network request: ' + r.url()); });
-  await page.goto(url, { waitUntil: 'load' });
+  const loadStart = Date.now();
+  await page.goto(url, { waitUntil: 'load', timeout: loadTimeoutMs });
   const rendered = await page.evaluate(() => document.body.getAttribute('data-rendered') === 'true');
   if (!rendered) problems.push('the page did not finish rendering (data-rendered not set)');
   const rows = await page.locator('[data-testid=finding-row]').count();
-  const result = { file, findings: rows, kernel_source_lines: 0, shot: null };
+  const result = { file, findings: rows, kernel_source_lines: 0, shot: null, load_seconds: (Date.now() - loadStart) / 1000 };
   if (expectFinding && rows === 0) problems.push('no finding row on the page');
   if (expectFinding && rows > 0 && (await page.locator('[data-testid=finding-row][data-has-kernel=true]').count()) === 0)
     problems.push('no finding on the page links to a kernel');
