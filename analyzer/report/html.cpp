@@ -417,8 +417,10 @@ json compile_index_json(const Compile& c) {
 // The page's data, as html_report_data's document but cut in pieces: the "report-data" block
 // holds everything but "compiles" plus "compile_index" (a line per compile), and each compile is
 // a block of its own ("report-compile"), in order, which the page parses only when it shows that
-// compile. One block of the whole would pass the longest string V8 makes (2^29 - 24 characters)
-// past ~0.5 GB of data: the 100k-kernel corpus of bench/ makes ~1.1 GB. And the page built every
+// compile. One block of the whole passes the longest string V8 makes (2^29 - 24 characters)
+// past ~0.5 GB of data: on half of bench/'s 100k-kernel corpus (572 MB) Chromium got a cut text
+// ("Unexpected end of JSON input") and rendered nothing; in pieces it renders in 18 s, and the
+// whole corpus (1.16 GB) in 53 s. And the page built every
 // compile's kernel table at once: on a quarter of that corpus (8,004 captures, 289 MB) it had not
 // loaded after 30 s in Chromium; with closed compiles it shows in ~12 s. Written a piece at a
 // time: the whole document, its dump and the escaped copy of those 8,004 captures took 2.9 GB and
