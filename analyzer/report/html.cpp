@@ -284,27 +284,6 @@ json finding_json(const Finding& f, const Program& p) {
   return j;
 }
 
-// Lines of user source files, each file read once (a report may point at hundreds of lines of
-// one file; reading it again for each was quadratic). The paths come from the input: a FIFO, a
-// device or a file over 8 MiB is refused by read_source_lines, and then has no lines.
-class SourceLines {
- public:
-  bool get(const std::string& file, int line, std::string& out) {
-    auto it = files_.find(file);
-    if (it == files_.end()) {
-      std::vector<std::string> lines;
-      if (!file.empty()) read_source_lines(file, lines);
-      it = files_.emplace(file, std::move(lines)).first;
-    }
-    if (line <= 0 || line > static_cast<int>(it->second.size())) return false;
-    out = it->second[static_cast<size_t>(line) - 1];
-    return true;
-  }
-
- private:
-  std::map<std::string, std::vector<std::string>> files_;
-};
-
 }  // namespace
 
 std::string escape_json_for_script(const std::string& text) {
@@ -364,7 +343,7 @@ json report_data_but_compiles(const Analysis& a, const HtmlOptions& opts) {
   // User source lines the findings point at: from the file when it is readable here, else from
   // the "# File: x.py:12 in fn, code: ..." comments the FX graphs carry.
   json user_lines = json::object();
-  SourceLines sources;
+  SourceLineCache sources(size_t(8) << 20);  // user sources: at most 8 MiB each
   // (file name, line) -> the code an FX comment quotes there, the first node's in compile order;
   // made on the first line a file does not give (one pass over the nodes, not one per line).
   std::map<std::pair<std::string, int>, std::string> fx_code;
@@ -373,9 +352,8 @@ json report_data_but_compiles(const Analysis& a, const HtmlOptions& opts) {
     if (!l.valid()) return;
     std::string key = l.file + ":" + std::to_string(l.line);
     if (user_lines.contains(key)) return;
-    std::string text;
-    if (opts.read_user_sources && sources.get(l.file, l.line, text)) {
-      user_lines[key] = {{"text", text}, {"from", "file"}};
+    if (const std::string* text = opts.read_user_sources ? sources.line(l.file, l.line) : nullptr) {
+      user_lines[key] = {{"text", *text}, {"from", "file"}};
       return;
     }
     if (!fx_code_made) {

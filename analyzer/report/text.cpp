@@ -1,35 +1,11 @@
 #include "analyzer/report/text.h"
 
-#include <map>
-
 #include "analyzer/util/json_fields.h"
 #include "analyzer/util/read_file.h"
 
 namespace ilint {
 
 namespace {
-
-// The line `line` of `file`, read once per file. The path comes from the input (a user source
-// file named in a log, a generated file): it may name a FIFO or a device, which read_source_lines
-// refuses (a FIFO named there hung the text report). Its size limit is the input's
-// (read_text_file's): a generated output_code.py past 8 MiB, which the analysis read, still gets
-// its snippets.
-class LineCache {
- public:
-  std::string get(const std::string& file, int line) {
-    auto it = files_.find(file);
-    if (it == files_.end()) {
-      std::vector<std::string> lines;
-      if (!file.empty()) read_source_lines(file, lines, kMaxInputFileBytes);
-      it = files_.emplace(file, std::move(lines)).first;
-    }
-    if (line <= 0 || line > static_cast<int>(it->second.size())) return "";
-    return it->second[line - 1];
-  }
-
- private:
-  std::map<std::string, std::vector<std::string>> files_;
-};
 
 std::string loc_text(const SourceLoc& l) {
   std::string s = l.file.empty() ? "<unknown>" : l.file;
@@ -42,12 +18,15 @@ std::string loc_text(const SourceLoc& l) {
 
 void write_text(const Analysis& a, const TextOptions& o, std::ostream& os) {
   auto c = [&](const char* code) { return o.color ? std::string("\033[") + code + "m" : std::string(); };
-  LineCache lines;
+  // The files findings point at: generated code the analysis read (an output_code.py past the
+  // HTML report's 8 MiB keeps its snippets) and user sources the logs name.
+  SourceLineCache lines(kMaxInputFileBytes);
   for (const auto& f : a.findings) {
     const char* sev_color = f.severity == Severity::Error ? "1;31" : f.severity == Severity::Warning ? "1;35" : "1;36";
     os << c("1") << loc_text(f.location) << ":" << c("0") << " " << c(sev_color) << severity_name(f.severity) << ":"
        << c("0") << " " << f.message << " [" << f.rule << "]\n";
-    std::string src = lines.get(f.location.file, f.location.line);
+    const std::string* line = lines.line(f.location.file, f.location.line);
+    std::string src = line ? *line : std::string();
     if (!src.empty()) {
       if (src.size() > 200) src = src.substr(0, 200) + " ...";
       os << src << "\n";

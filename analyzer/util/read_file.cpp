@@ -218,5 +218,15 @@ bool read_source_lines(const std::string& path, std::vector<std::string>& lines,
   return true;
 }
 
-}  // namespace ilint
+const std::string* SourceLineCache::line(const std::string& file, int line) {
+  auto it = files_.find(file);
+  if (it == files_.end()) {
+    std::vector<std::string> lines;
+    if (!file.empty()) read_source_lines(file, lines, max_bytes_);
+    it = files_.emplace(file, std::move(lines)).first;
+  }
+  if (line <= 0 || line > static_cast<int>(it->second.size())) return nullptr;
+  return &it->second[static_cast<size_t>(line) - 1];
+}
 
+}  // namespace ilint

@@ -1,4 +1,5 @@
 #pragma once
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,5 +36,20 @@ bool read_named_file(const std::string& path, std::string& out, DiagSink& diags,
 // `path` is not a regular file of at most `max_bytes` that can be read. Invalid UTF-8 bytes
 // become '?', a line's trailing '\r' is dropped.
 bool read_source_lines(const std::string& path, std::vector<std::string>& lines, size_t max_bytes = size_t(8) << 20);
+
+// The lines the reports quote (the text report's snippets, the HTML report's user source
+// lines), each file read once by read_source_lines: a report may point at hundreds of lines of
+// one file. The paths come from the input, so a FIFO, a device or a file over `max_bytes` just
+// has no lines.
+class SourceLineCache {
+ public:
+  explicit SourceLineCache(size_t max_bytes) : max_bytes_(max_bytes) {}
+  // Line `line` (1-based) of `file`, or nullptr when the file cannot be read or has no such line.
+  const std::string* line(const std::string& file, int line);
+
+ private:
+  size_t max_bytes_;
+  std::map<std::string, std::vector<std::string>> files_;
+};
 
 }  // namespace ilint

@@ -112,6 +112,18 @@ TEST(ReadFile, SourceLinesForSnippets) {
   EXPECT_FALSE(read_source_lines((t.path / "fifo").string(), lines));
   EXPECT_FALSE(read_source_lines("/dev/zero", lines));
   EXPECT_FALSE(read_source_lines((t.path / "missing.py").string(), lines));
+
+  // The reports' cache over it: a line, none past the end or before the start, none from what
+  // cannot be read, and the limit it was made with.
+  SourceLineCache cache(1000);
+  const std::string user = (t.path / "user.py").string();
+  ASSERT_NE(cache.line(user, 2), nullptr);
+  EXPECT_EQ(*cache.line(user, 2), "x = 1?");
+  EXPECT_EQ(cache.line(user, 5), nullptr);
+  EXPECT_EQ(cache.line(user, 0), nullptr);
+  EXPECT_EQ(cache.line((t.path / "fifo").string(), 1), nullptr);
+  EXPECT_EQ(cache.line("", 1), nullptr);
+  EXPECT_EQ(SourceLineCache(10).line(user, 1), nullptr);
 }
 
 // A file named on the command line: one error under the caller's code, the reason kept.
