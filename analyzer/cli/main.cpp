@@ -312,16 +312,9 @@ int run_cli(int argc, char** argv) {
     ilint::DiagSink recorded_diags;
     std::string text;
     bool ok = ilint::read_named_file(o.confirm_results, text, recorded_diags, "confirm-results-unreadable",
-                                     "confirmation results");
-    if (ok) {
-      try {
-        recorded = nlohmann::json::parse(text);
-      } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for `1e999`
-        recorded_diags.error("confirm-results-parse", std::string("confirmation results are not valid JSON: ") + e.what(),
-                             ilint::SourceLoc{o.confirm_results, ilint::json_error_line(text, e), 0});
-        ok = false;
-      }
-    }
+                                     "confirmation results") &&
+              ilint::parse_json_document(o.confirm_results, text, "confirm-results-parse",
+                                         "confirmation results are not valid JSON: ", recorded_diags, recorded);
     print_setup_diags(recorded_diags);
     if (!ok) return 2;
   }

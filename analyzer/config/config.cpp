@@ -66,11 +66,7 @@ Config parse_config(const std::string& path, const std::string& text, DiagSink& 
   Config cfg;
   cfg.path = path;
   nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for `1e999`
-    diags.error("config-parse", std::string("config is not valid JSON: ") + e.what(),
-                SourceLoc{path, json_error_line(text, e), 0});
+  if (!parse_json_document(path, text, "config-parse", "config is not valid JSON: ", diags, j)) {
     cfg.ok = false;
     return cfg;
   }

@@ -32,11 +32,7 @@ Baseline parse_baseline(const std::string& path, const std::string& text, DiagSi
   Baseline b;
   b.path = path;
   nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for `1e999`
-    diags.error("baseline-parse", std::string("baseline is not valid JSON: ") + e.what(),
-                SourceLoc{path, json_error_line(text, e), 0});
+  if (!parse_json_document(path, text, "baseline-parse", "baseline is not valid JSON: ", diags, j)) {
     b.ok = false;
     return b;
   }

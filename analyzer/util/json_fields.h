@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analyzer/util/diag.h"
 #include "analyzer/util/text.h"
 
 namespace ilint {
@@ -87,6 +88,20 @@ inline int json_error_line(const std::string& text, const nlohmann::json::except
     if (open != std::string_view::npos && close > open + 1) at = text.find(what.substr(open + 1, close - open - 1));
   }
   return at == std::string::npos ? 1 : line_of_offset(text, at);
+}
+
+// Parses a whole document a user or a tool wrote (a config, a baseline, recorded confirmation
+// results) into `out`. When it is not JSON: false, and one error under `code` at the line the
+// parser stopped, `message_prefix` followed by nlohmann's message.
+inline bool parse_json_document(const std::string& path, const std::string& text, const std::string& code,
+                                const std::string& message_prefix, DiagSink& diags, nlohmann::json& out) {
+  try {
+    out = nlohmann::json::parse(text);
+    return true;
+  } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for `1e999`
+    diags.error(code, message_prefix + e.what(), SourceLoc{path, json_error_line(text, e), 0});
+    return false;
+  }
 }
 
 }  // namespace ilint
