@@ -235,12 +235,12 @@ def main():
         if mode == "varied" and a.report_formats:
             # Each report format on the full set: the same analysis, then a report of another size
             # (HTML embeds every kernel's source and FX graph). Written to a file to count its bytes.
+            all_bytes = sum(os.path.getsize(f) for f in all_files)
             for fmt in ["json"] + [f.strip() for f in a.report_formats.split(",") if f.strip() not in ("", "json")]:
                 out_file = os.path.join(scratch, "report." + fmt)
                 cmd = [a.bin, *shards, "--format", fmt, "-o", out_file, "-j" + jobs[0], "--fail-on", "never"]
                 m = median_of(cmd, a.corpus_repeat)
-                m["format"], m["out_bytes"], m["bytes"] = fmt, os.path.getsize(out_file), sum(
-                    os.path.getsize(f) for f in all_files)
+                m["format"], m["out_bytes"], m["bytes"] = fmt, os.path.getsize(out_file), all_bytes
                 os.remove(out_file)
                 report_formats.append(m)
                 print("  format %-6s wall=%.2fs rss=%s out=%s" % (fmt, m["wall"], fmt_bytes(m["rss"]),
