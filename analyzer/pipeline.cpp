@@ -25,7 +25,7 @@ void run_rules(const Program& program, const AnalyzeOptions& opts, std::vector<F
   std::set<std::string> only(opts.only_rules.begin(), opts.only_rules.end());
   std::set<std::string> off(opts.disabled_rules.begin(), opts.disabled_rules.end());
   for (const auto& id : only)
-    if (!reg.create(id)) diags.warning("unknown-rule", "no rule named '" + id + "'");
+    if (!reg.create(id)) diags.warning("unknown-rule", reg.unknown_rule_message(id));
   std::vector<std::string> ids;
   for (const auto& id : reg.ids())
     if ((only.empty() || only.count(id)) && !off.count(id)) ids.push_back(id);

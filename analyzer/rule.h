@@ -40,6 +40,9 @@ class RuleRegistry {
   void add(const std::string& id, RuleFactory factory);
   std::vector<std::string> ids() const;  // sorted
   std::unique_ptr<Rule> create(const std::string& id) const;
+  // "no rule named 'x'", with the closest registered id when one is near (a typo), as ruff and
+  // clang-tidy answer an unknown rule or check name.
+  std::string unknown_rule_message(const std::string& id) const;
 
  private:
   std::vector<std::pair<std::string, RuleFactory>> factories_;

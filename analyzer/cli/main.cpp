@@ -210,6 +210,17 @@ bool parse_args(int argc, char** argv, CliOptions& o, int& rc) {
     rc = usage_error("--fail-on takes error, warning, note or never");
     return false;
   }
+  // A rule id that names no rule is a usage error: a typo in --rule would otherwise run nothing,
+  // and one in --disable would leave the rule on, both with exit 0.
+  ilint::register_all_rules();
+  const auto& registry = ilint::RuleRegistry::instance();
+  for (const auto* list : {&o.analyze.only_rules, &o.analyze.disabled_rules})
+    for (const auto& id : *list)
+      if (!registry.create(id)) {
+        rc = usage_error((list == &o.analyze.only_rules ? "--rule: " : "--disable: ") +
+                         registry.unknown_rule_message(id));
+        return false;
+      }
   if (o.command != "rules" && o.analyze.paths.empty()) {
     rc = usage_error("no input path given");
     return false;

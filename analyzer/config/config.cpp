@@ -107,8 +107,10 @@ Config parse_config(const std::string& path, const std::string& text, DiagSink& 
     } else {
       for (auto it = rules.begin(); it != rules.end(); ++it) {
         SourceLoc at{path, line_of_key(text, it.key()), 0};
-        if (!known.count(it.key()))
-          diags.warning("config-unknown-rule", "no rule named '" + it.key() + "'", at);
+        if (!known.count(it.key())) {
+          diags.error("config-unknown-rule", RuleRegistry::instance().unknown_rule_message(it.key()), at);
+          cfg.ok = false;
+        }
         RuleSetting rs;
         rs.rule = it.key();
         const auto& v = it.value();
@@ -206,8 +208,11 @@ Config parse_config(const std::string& path, const std::string& text, DiagSink& 
           cfg.ok = false;
           continue;
         }
-        if (s.rule != "*" && !known.count(s.rule))
-          diags.warning("config-unknown-rule", "suppression names no known rule '" + s.rule + "'", at);
+        if (s.rule != "*" && !known.count(s.rule)) {
+          diags.error("config-unknown-rule",
+                      "suppression: " + RuleRegistry::instance().unknown_rule_message(s.rule), at);
+          cfg.ok = false;
+        }
         cfg.suppressions.push_back(s);
       }
     }
