@@ -403,6 +403,28 @@ size_t build_dynamo_model(const IngestResult& in, DynamoLogs& logs, Program& pro
       b.session = session_base + std::max(b.session, 0);
       dm.graph_breaks.push_back(b);
     }
+    // Compiles whose output code the trace holds but no compile folder of the input gave: their
+    // kernels were not read, so "no finding" must not be said over them in silence. A cache hit
+    // whose code is that of a compile with a folder (the same payload) was read with it.
+    std::set<std::string> read_code;
+    for (size_t i = first_frame; i < dm.frames.size(); ++i)
+      for (const auto& c : dm.frames[i].compiles)
+        if (!c.compile_dirs.empty() && !c.output_code_hash.empty()) read_code.insert(c.output_code_hash);
+    std::vector<std::string> unread;
+    for (size_t i = first_frame; i < dm.frames.size(); ++i)
+      for (const auto& c : dm.frames[i].compiles)
+        if (!c.output_code_hash.empty() && c.compile_dirs.empty() && !read_code.count(c.output_code_hash))
+          unread.push_back(c.compile_id);
+    if (!unread.empty()) {
+      std::string ids;
+      for (size_t i = 0; i < unread.size() && i < 8; ++i) ids += (i ? ", " : "") + unread[i];
+      if (unread.size() > 8) ids += ", ...";
+      diags.warning("trace-output-code-unread",
+                    "TORCH_TRACE holds the Inductor output code of " + std::to_string(unread.size()) +
+                        " compile(s) (" + ids + ") that no torch_compile_debug folder of the input gives; "
+                        "their kernels were not analyzed (give the run's torch_compile_debug/ folder as well)",
+                    {cap.traces.empty() ? root : cap.traces[0], 0, 0});
+    }
 
     // Scalars that cross into each frame.
     for (size_t i = first_frame; i < dm.frames.size(); ++i) {

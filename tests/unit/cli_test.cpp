@@ -43,6 +43,31 @@ TEST(Cli, FailOnThresholds) {
   EXPECT_EQ(run_binary(""), 2);
 }
 
+// An unknown rule id is a usage error with exit 2, not a warning over a run of no rule (--rule) or of
+// every rule (--disable); a near miss names the id that was meant.
+TEST(Cli, UnknownRuleIdsAreUsageErrors) {
+  std::string err;
+  EXPECT_EQ(run_command(std::string(ILINT_BINARY) + " --rule bogus " + fixture("s2_cuda") + " 2>&1 >/dev/null", &err), 2);
+  EXPECT_NE(err.find("--rule: no rule named 'bogus'"), std::string::npos) << err;
+  EXPECT_EQ(run_command(std::string(ILINT_BINARY) + " --disable reduced-precision-scna " + fixture("s2_cuda") +
+                            " 2>&1 >/dev/null", &err), 2);
+  EXPECT_NE(err.find("did you mean 'reduced-precision-scan'?"), std::string::npos) << err;
+  EXPECT_EQ(run_binary("--rule reduced-precision-scan --fail-on never " + fixture("s2_cuda")), 0);
+}
+
+// A TORCH_TRACE log given alone holds output code the analyzer does not read from a trace: the report
+// says so instead of a silent "0 finding(s)". With the debug folder of the same run, it says nothing.
+TEST(Cli, TraceAloneSaysWhichCompilesWereNotRead) {
+  std::string out;
+  run_binary(fixture("s2_cuda") + "/trace --format json --fail-on never", &out);
+  auto alone = nlohmann::json::parse(out);
+  ASSERT_EQ(alone["diagnostics"].size(), 1u) << out;
+  EXPECT_EQ(alone["diagnostics"][0]["code"], "trace-output-code-unread");
+  EXPECT_NE(alone["diagnostics"][0]["message"].get<std::string>().find("(0/0)"), std::string::npos);
+  run_binary(fixture("s2_cuda") + " --format json --fail-on never", &out);
+  for (const auto& d : nlohmann::json::parse(out)["diagnostics"]) EXPECT_NE(d["code"], "trace-output-code-unread");
+}
+
 TEST(Cli, IngestsEveryInputForm) {
   std::string fwd = compile_dir("s2_cuda", "forward");
   std::string run = std::filesystem::path(fwd).parent_path().parent_path().string();
