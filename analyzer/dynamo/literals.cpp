@@ -79,10 +79,13 @@ std::vector<std::string> float_tokens(const std::string& line) {
 
 namespace {
 
-// "# File: /work/x.py:14 in fn, code: denom = ..." -> loc and code.
+// "# File: /work/x.py:14 in fn, code: denom = ..." -> loc and code. torch 2.14 heads a backward
+// node's comment "# Backward of forward node: File: ...".
 bool parse_file_comment(const std::string& t, SourceLoc& loc, std::string& code) {
-  if (!starts_with(t, "# File: ")) return false;
-  std::string rest = t.substr(8);
+  std::string rest;
+  if (starts_with(t, "# File: ")) rest = t.substr(8);
+  else if (starts_with(t, "# Backward of forward node: File: ")) rest = t.substr(34);
+  else return false;
   auto in = rest.find(" in ");
   if (in == std::string::npos) return false;
   std::string fl = rest.substr(0, in);

@@ -93,7 +93,8 @@ GraphBreak parse_graph_break(const std::vector<std::string_view>& lines, const S
         gb.function = fn;
         continue;
       }
-      if (trim(l).empty()) continue;
+      // Python 3.11+ marks the expression under its code line: "    ^^^^^^^" (also `~`).
+      if (trim(l).empty() || trim(l).find_first_not_of("^~ ") == std::string_view::npos) continue;
       in_tb = false;  // "Traceback (most recent call last):" and the like end the user traceback
       break;
     }

@@ -11,6 +11,7 @@
 #include "analyzer/ingest/ingest.h"
 #include "analyzer/parse/cpp_hand.h"
 #include "analyzer/parse/cpp_kernel_hand.h"
+#include "analyzer/parse/torch_versions.h"
 #include "analyzer/parse/cpp_wrapper_hand.h"
 #include "analyzer/parse/fx_json.h"
 #include "analyzer/parse/fx_text.h"
@@ -336,11 +337,11 @@ size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags,
   if (cpp_kernels_out) cpp_kernels_out->insert(cpp_kernels_out->end(), cpp_jobs.begin(), cpp_jobs.end());
   else read_cpp_kernels_with_reader(cpp_jobs, diags, jobs);  // the hand reader had them in `build`
   if (!program.torch_version.empty()) {
-    // inductor-lint reads torch 2.11 output; other versions may lay out their files differently.
-    if (program.torch_version.rfind("2.11", 0) != 0)
+    // Other releases may lay out their files differently.
+    if (!is_tested_torch_version(program.torch_version))
       diags.warning("version-mismatch",
-                    "input was written by torch " + program.torch_version +
-                        "; inductor-lint is tested on torch 2.11 output, so some facts may be missing",
+                    "input was written by torch " + program.torch_version + "; inductor-lint is tested on " +
+                        kTestedTorchText + " output, so some facts may be missing",
                     SourceLoc{in.compiles.empty() ? "" : in.compiles[0].fx_graph_runnable, 0, 0});
   }
   return total;

@@ -587,7 +587,10 @@ class Parser {
         "C10_UNLIKELY", "C10_ALWAYS_INLINE", "TORCH_CHECK", "INDUCTOR_PREFIX_PRELUDE", "kernel_param",
         // added to the prelude in session 17
         "WelfordHelper", "IndexValueVec", "argmin_combine_vec", "argmax_combine_vec", "argmin_vec_reduce_all",
-        "argmax_vec_reduce_all", "any_masked_reduce", "normalized_rand_cpu", "transpose_mxn"};
+        "argmax_vec_reduce_all", "any_masked_reduce", "normalized_rand_cpu", "transpose_mxn",
+        // torch 2.13's integer-division checks
+        "inductor_cpu_integer_div_error_flag", "inductor_cpu_note_integer_div_by_zero",
+        "inductor_cpu_throw_if_integer_div_error", "floor_divide_integral", "remainder_integral"};
     return prelude.contains(n) || n.rfind("__", 0) == 0;  // `__`: reserved to the implementation
   }
 

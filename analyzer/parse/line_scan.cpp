@@ -9,7 +9,8 @@ const char* const kFragmentLinePattern =
     R"re(^%([A-Za-z_][A-Za-z0-9_]*) : ([A-Za-z_]+)(?: "([^"]*)")?(?:\[num_users=\d+\])? = ([a-z_]+)\[target=(.*?)\](?:\(args = \((.*)\), kwargs = \{(.*)\}\))?\s*$)re";
 const char* const kSymPattern = R"(^Sym\((.*)\)$)";
 const char* const kTensorPattern = R"(^([a-z]+[0-9]*[a-z0-9]*)\[([^\]]*)\](?:\[([^\]]*)\])?(.*)$)";
-const char* const kFileCommentPattern = R"(^#\s*File: (.*?):(\d+) in ([^,]*), code: (.*)$)";
+// torch 2.14 heads a backward node's comment "# Backward of forward node: File: ...".
+const char* const kFileCommentPattern = R"(^#\s*(?:Backward of forward node: )?File: (.*?):(\d+) in ([^,]*), code: (.*)$)";
 const char* const kSourceNodesPattern =
     R"(^#\s*Topologically Sorted Source Nodes: \[(.*?)\](?:, Original ATen: \[(.*)\])?\s*$)";
 const char* const kProvenanceHandlePattern = R"(^#\s*\[Provenance debug handles\]\s*(.*?)\s*$)";
@@ -154,7 +155,9 @@ Match tensor_annotation(std::string_view s, TensorAnnotation& out) {
 Match file_comment(std::string_view s, FileComment& out) {
   if (!plain_line(s)) return Match::Unsure;
   size_t i = 0;
-  if (!comment_head(s, i, "File: ")) return Match::No;
+  if (!comment_head(s, i, "File: ")) {
+    if (!comment_head(s, i, "Backward of forward node: ") || !eat(s, i, "File: ")) return Match::No;
+  }
   // The lazy file name tries each ':' from the left; what follows it is forced.
   for (size_t colon = s.find(':', i); colon != std::string_view::npos; colon = s.find(':', colon + 1)) {
     size_t d = colon + 1, e = d;

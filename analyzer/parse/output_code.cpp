@@ -1,6 +1,7 @@
 // Reads Inductor's Python wrapper module (output_code.py): the kernels it defines, with the
 // provenance comments above each, and the `call` function: inputs, buffer allocations and
 // aliases, kernel launches in order, ATen fallbacks, in-place copies into inputs, outputs.
+#include "analyzer/parse/torch_versions.h"
 #include "analyzer/parse/output_code.h"
 
 #include <re2/re2.h>
@@ -283,12 +284,12 @@ void parse_output_code(const FilePath& path, const std::string& text, Compile& c
     else diags.note("cpp-wrapper-skipped", "C++ wrapper not read: built without the Clang reader", SourceLoc{path, s.line, 1});
   }
 
-  // torch 2.11 writes the header on Python-wrapper modules only; a cpp_wrapper=True module
+  // torch writes the header on Python-wrapper modules only; a cpp_wrapper=True module
   // (recognized above by its `cpp_wrapper_src` string) starts with its autotuning block.
   if (!has_aot_header && !c.cpp_wrapper)
     diags.warning("version-mismatch",
-                  "output_code.py has no '# AOT ID:' header (inductor-lint is tested on torch 2.11 output); "
-                  "reading it anyway",
+                  std::string("output_code.py has no '# AOT ID:' header (inductor-lint is tested on ") +
+                      kTestedTorchText + " output); reading it anyway",
                   SourceLoc{path, 1, 1});
 
   // ---- The call function.
