@@ -65,9 +65,11 @@ std::string short_loc(const FxNode& n) {
   return f + ":" + std::to_string(n.user_loc->line);
 }
 
+// A cast to d whose result the kernel uses; an unused one (dead code) rounds nothing. A cast
+// without a variable of its own sits inside the expression that uses it.
 bool kernel_rounds_to(const Kernel& k, DType d) {
   for (const auto& c : k.casts)
-    if (c.to == d) return true;
+    if (c.to == d && (c.var.str().empty() || kernel_reads(k, c.var.str()))) return true;
   return false;
 }
 

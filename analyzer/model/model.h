@@ -199,6 +199,22 @@ struct Kernel {
   std::map<std::string, std::pair<int64_t, int64_t>> loop_ranges;
 };
 
+// Whether anything the kernel computes or writes reads `var`: a statement's operand, a store's value,
+// a reduction's input or a cast's source. A cast whose result nothing reads rounds nothing that
+// reaches memory (torch 2.13's C++ kernels compute `tmp3 = convert<bf16>(tmp2)` and accumulate tmp2).
+inline bool kernel_reads(const Kernel& k, const std::string& var) {
+  for (const auto& st : k.stmts)
+    for (const auto& o : st.operands)
+      if (o.str() == var) return true;
+  for (const auto& s : k.stores)
+    if (s.var.str() == var) return true;
+  for (const auto& r : k.reductions)
+    if (r.input_var == var) return true;
+  for (const auto& c : k.casts)
+    if (c.src.str() == var) return true;
+  return false;
+}
+
 // ---------------------------------------------------------------- Wrapper
 
 struct Buffer {
