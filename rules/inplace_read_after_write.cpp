@@ -496,18 +496,45 @@ class InplaceReadAfterWrite : public Rule {
     return k.backend == KernelBackend::Cpp && ld.nest >= 0 && st.nest >= 0 && ld.nest != st.nest;
   }
 
+  // A C++ kernel whose vectorized loop over x1 stops short of its end finishes the range in a scalar
+  // tail loop, `for (x1_tail = 8; x1_tail < 10; ...)`, under `if (x1 >= 8 && x1 < 10)`, while the
+  // vector body runs under `if (x1 >= 0 && x1 < 8)`: the two split one dimension, and an index at
+  // x1_tail names the element the same expression names at x1. Written with x1, the body's and the
+  // tail's accesses of one element have the same index, as the kernel means them.
+  static std::string merge_tail_loops(const Kernel& k, const std::string& index) {
+    if (index.find("_tail") == std::string::npos) return index;
+    std::string out;
+    for (size_t i = 0; i < index.size();) {
+      size_t j = i;
+      while (j < index.size() && (std::isalnum(static_cast<unsigned char>(index[j])) || index[j] == '_')) ++j;
+      if (j == i) {
+        out += index[i++];
+        continue;
+      }
+      std::string word = index.substr(i, j - i);
+      const std::string tail = "_tail";
+      if (word.size() > tail.size() && word.compare(word.size() - tail.size(), tail.size(), tail) == 0 &&
+          k.loop_ranges.count(word) && k.loop_ranges.count(word.substr(0, word.size() - tail.size())))
+        word.resize(word.size() - tail.size());
+      out += word;
+      i = j;
+    }
+    return out;
+  }
+
   Verdict compare(IxEval& ev, const Kernel& k, const MemAccess& ld, const ParamBinding& lb, const MemAccess& st,
                   const ParamBinding& sb) const {
     Verdict v;
+    const std::string ld_index = merge_tail_loops(k, ld.index.str()), st_index = merge_tail_loops(k, st.index.str());
     // The same index text at the same known offset evaluates to the same element at every point
     // (the usual in-place kernel: load and store through one pointer at `x0`): nothing to sample.
-    if (ld.index == st.index && lb.buf.offset_known && sb.buf.offset_known && lb.buf.offset == sb.buf.offset) {
+    if (ld_index == st_index && lb.buf.offset_known && sb.buf.offset_known && lb.buf.offset == sb.buf.offset) {
       v.same = true;
       return v;
     }
-    bool same_text = strip_space(ld.index) == strip_space(st.index) && lb.buf.offset == sb.buf.offset &&
+    bool same_text = strip_space(ld_index) == strip_space(st_index) && lb.buf.offset == sb.buf.offset &&
                      lb.buf.offset_known && sb.buf.offset_known;
-    IxPtr le = ev.parse(ld.index), se = ev.parse(st.index);
+    IxPtr le = ev.parse(ld_index), se = ev.parse(st_index);
     std::set<std::string> fv;
     ev.free_vars(le, fv);
     ev.free_vars(se, fv);
