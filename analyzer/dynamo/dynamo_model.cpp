@@ -135,6 +135,17 @@ bool input_is_local(const std::string& input, const std::string& local) {
   return name == "L_" + stripped + "_" || name == "L_" + local + "_";
 }
 
+// `<expression naming L['local']> == <number>`, the number maybe in parentheses.
+bool pins_through_expression(const std::string& expr, const std::string& local) {
+  if (expr.find("L['" + local + "']") == std::string::npos) return false;
+  auto eq = expr.rfind(" == ");
+  if (eq == std::string::npos) return false;
+  std::string rhs = trim(std::string_view(expr).substr(eq + 4));
+  while (rhs.size() >= 2 && rhs.front() == '(' && rhs.back() == ')') rhs = trim(std::string_view(rhs).substr(1, rhs.size() - 2));
+  double v;
+  return parse_float_literal(rhs, v);
+}
+
 std::string annotation_of(const std::string& input) {
   auto colon = input.find(": ");
   return colon == std::string::npos ? "" : input.substr(colon + 2);
@@ -494,6 +505,10 @@ size_t build_dynamo_model(const IngestResult& in, DynamoLogs& logs, Program& pro
           u.guards_logged = !c.guards.empty();
           u.cache_event = c.cache_events.find("_cache_hit") != std::string::npos ? c.cache_events : "";
           for (const auto& g : c.guards) {
+            if (g.kind == "LAMBDA_GUARD" && local_name_of(g.source) != local && pins_through_expression(g.expr, local)) {
+              u.guarded_by_expression = true;
+              continue;
+            }
             if (local_name_of(g.source) != local) continue;
             // Only a comparison with a number pins the value: `L['s'] == ___as_tensor(L['s']).item()`
             // (a dynamic float's self-consistency guard) pins nothing.

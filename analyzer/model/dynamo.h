@@ -104,6 +104,11 @@ struct ScalarUse {
   std::string value;          // guarded value for specialized / hint for dynamic
   std::string symbol;         // zf0, zuf0 when known
   bool pinned_by_guard = false;
+  // An equality of an expression of the local with a number holds in this compile's guards (torch 2.13:
+  // `((-1)*((0.001 / (1.0 + ((-1)*0.9 ** L['___stack0']))))) == (-0.005263157894736844)`; torch 2.11:
+  // `L['s'] == 2.0` as a LAMBDA_GUARD of unknown source): the compile's own calls are guarded on the
+  // value it baked, though no guard on the local itself was read.
+  bool guarded_by_expression = false;
   std::vector<std::string> guards;  // guard texts that pin it
   // Added by the Dynamo layer.
   int session = 0;
