@@ -68,6 +68,7 @@ confirm options:
   --python PATH           the Python that has torch (default python3)
   --device cuda|cpu       where to re-execute (default cuda)
   --script FILE           the user's program, for scalar findings
+  --script-arg ARG        an argument of that program (repeat for each, in order)
   --timeout S             seconds per finding (default 300)
   --confirm-tool PATH     tools/confirm.py (default: the source tree's)
 
@@ -169,6 +170,9 @@ bool parse_args(int argc, char** argv, CliOptions& o, int& rc) {
       if (!value(o.confirm.device)) return false;
     } else if (a == "--script") {
       if (!value(o.confirm.script)) return false;
+    } else if (a == "--script-arg") {
+      if (!value(v)) return false;
+      o.confirm.script_args.push_back(v);
     } else if (a == "--confirm-tool") {
       if (!value(o.confirm.tool)) return false;
     } else if (a == "--confirm-results") {

@@ -41,7 +41,7 @@ nlohmann::json confirm_request(const Finding& f, const Compile* c, const Confirm
   r["seeds"] = o.seeds;
   r["timeout_s"] = o.timeout_s;
   if (!o.script.empty())
-    r["script"] = {{"path", o.script}, {"args", nlohmann::json::array()}, {"backends", {"eager", "aot_eager", "inductor"}}};
+    r["script"] = {{"path", o.script}, {"args", o.script_args}, {"backends", {"eager", "aot_eager", "inductor"}}};
   return r;
 }
 

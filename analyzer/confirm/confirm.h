@@ -13,6 +13,7 @@ struct ConfirmOptions {
   std::string tool;            // path of tools/confirm.py (default: the source tree's)
   std::string device = "cuda"; // cuda | cpu
   std::string script;          // the user's program, for scalar findings (--script)
+  std::vector<std::string> script_args;  // its arguments (--script-arg, in order)
   std::vector<int> seeds = {0, 1, 2};
   int timeout_s = 300;         // per finding
 };
