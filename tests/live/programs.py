@@ -1,0 +1,73 @@
+"""The live suite's programs and what the analyzer and `confirm` must say of each under torch 2.13 (CPU).
+
+Each expectation is what was measured on a real run (the program's own stdout prints the eager,
+compiled and float64 numbers; a capture's stdout.txt keeps them), not what the rule was hoped to say.
+A user line is given by a piece of its text, so editing the program above it does not break the test.
+"""
+import dataclasses
+import os
+
+SCRIPTS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                       "tools", "capture_scripts")
+
+
+@dataclasses.dataclass
+class Expect:
+    rule: str
+    severity: str
+    user_text: str        # a piece of the user line the finding names (related[0])
+    compile_kind: str     # "forward", "backward", "inference"; None for a frame-level finding
+    verdict: str = None   # what `confirm --device cpu` answers (None: not asked)
+
+
+@dataclasses.dataclass
+class Program:
+    name: str
+    script: str
+    args: list
+    expect: list                      # the findings, all of them: any other warning or error fails
+    confirm: str = None               # None, "graph" or "script"
+    env: dict = dataclasses.field(default_factory=dict)
+
+    def path(self):
+        return os.path.join(SCRIPTS, self.script)
+
+    def user_line(self, text):
+        with open(self.path()) as f:
+            lines = [i + 1 for i, line in enumerate(f) if text in line]
+        assert len(lines) == 1, "%r names %d lines of %s" % (text, len(lines), self.script)
+        return lines[0]
+
+
+PROGRAMS = [
+    # pytorch#185382 (seed 1): `step = step_t.item()` breaks the graph; the resumed frame is compiled
+    # for step 2 with `prims.fma(div, -0.005263157894736844, param)` and reused for every later step:
+    # 2.13.0 measures 4.26e-4 from eager after 3 steps (2.12.0 compiles once per step and is correct).
+    # The finding names the `.item()` line, where the scalar comes from; the script run confirms it.
+    Program("seed1_stale_scalar", "seed1.py", ["cpu", "3"], confirm="script",
+            expect=[Expect("stale-scalar", "error", "step = step_t.item()", "inference", "confirmed")]),
+    # pytorch#185596 (seed 2): eager rounds y[:-1] + y[1:] to bf16 before the scan, the fused C++
+    # kernel does not. Compiled is the closer one to float64 (out 3.6e-7 against eager's 1.5e-2).
+    # On the CPU only the forward kernel holds the scan (the backward's is an ATen flip + cumsum).
+    Program("seed2_cumtrapz_bf16", "seed2.py", ["cpu"], confirm="graph",
+            expect=[Expect("reduced-precision-scan", "warning", "torch.cumulative_trapezoid(y, x, dim=-1)",
+                           "forward", "precision-artifact")]),
+    # pytorch#194976: `clamp(max=s)` with a float s that changes per call; clamp is not in the
+    # tensorify pass's SUPPORTED_OPS, so the value of call 2 is baked and served from call 3 on
+    # (2.13.0: eager-vs-inductor 0.88, 1.63, 1.63, 1.63 on calls 3-6). Still stale on 2.13.
+    Program("stale_clamp", "stale_scalar.py", ["clamp", "cpu"], confirm="script",
+            expect=[Expect("stale-scalar", "error", "F.silu(gate).clamp(max=s)", "backward", "confirmed")]),
+    # One kernel adds x.flip(0) into x in place: the C++ loop reads elements it already wrote
+    # (2.13.0: 4.56 from the intended result, eager 2.4e-7).
+    Program("foreach_flip", "mutation.py", ["foreach_flip", "cpu"], confirm="graph",
+            expect=[Expect("inplace-read-after-write", "error", "torch._foreach_add_([x], [src.flip(0)])",
+                           "inference", "confirmed")]),
+    # The user's `.to(torch.bfloat16).float()` round trip: the fused kernel computes the bf16 value and
+    # never uses it (2.13.0: eager-vs-inductor 0.43, compiled 8.8e-5 from the float64 sum).
+    Program("cast_bf16_elided", "mutation.py", ["cast_bf16", "cpu"], confirm="graph",
+            expect=[Expect("elided-low-precision-cast", "warning", "(a + b).to(torch.bfloat16).float().sum(-1)",
+                           "inference", "precision-artifact")]),
+    # Clean programs: no warning and no error.
+    Program("clean_mlp", "clean_mlp.py", ["cpu"], expect=[]),
+    Program("clean_foreach_flip_safe", "mutation.py", ["foreach_flip", "cpu", "safe"], expect=[]),
+]

@@ -1,0 +1,119 @@
+"""Live end-to-end tests: real programs captured with torch 2.13 (CPU), analyzed, and confirmed.
+
+Run by scripts/test.sh (so by .ci/run) with the venv of tests/live/setup_venv.sh:
+    build/live-venv/bin/python -m pytest tests/live
+"""
+import json
+import os
+import subprocess
+
+import pytest
+
+from conftest import BIN, ROOT
+from programs import PROGRAMS
+
+BY_NAME = {p.name: p for p in PROGRAMS}
+
+
+def _warnings_and_errors(report):
+    return [f for f in report["findings"] if f["severity"] in ("warning", "error")]
+
+
+def _user(f):
+    rel = f.get("related") or []
+    return rel[0] if rel else {}
+
+
+def _compile_kind(report, compile_id):
+    for c in report["compiles"]:
+        if c["id"] == compile_id:
+            return c.get("kind")
+    return None
+
+
+def _match(program, report, findings):
+    """Pairs each expectation with the finding it describes; fails naming what is missing or extra."""
+    left = list(findings)
+    pairs = []
+    for e in program.expect:
+        line = program.user_line(e.user_text)
+        hit = [f for f in left
+               if f["rule"] == e.rule and f["severity"] == e.severity
+               and os.path.basename(_user(f).get("file", "")) == program.script
+               and _user(f).get("line") == line and _compile_kind(report, f.get("compile", "")) == e.compile_kind]
+        assert hit, "%s: no %s %s at %s:%d in a %s compile; found: %s" % (
+            program.name, e.severity, e.rule, program.script, line, e.compile_kind,
+            [(f["rule"], _user(f).get("line"), f["compile"]) for f in findings])
+        left.remove(hit[0])
+        pairs.append((e, hit[0]))
+    assert not left, "%s: findings no expectation names: %s" % (
+        program.name, [(f["rule"], f["severity"], _user(f).get("line"), f["compile"]) for f in left])
+    return pairs
+
+
+@pytest.mark.parametrize("name", [p.name for p in PROGRAMS])
+def test_capture_is_torch_2_13(live, name):
+    run = live[name]
+    assert not run.errors, run.errors
+    assert run.report["torch_version"].startswith("2.13."), run.report["torch_version"]
+    version_diags = [d for d in run.report["diagnostics"]
+                     if d["code"] in ("version-mismatch", "unknown-format") or "version" in d["code"]]
+    assert not version_diags, version_diags
+
+
+@pytest.mark.parametrize("name", [p.name for p in PROGRAMS])
+def test_findings(live, name):
+    run = live[name]
+    assert not run.errors, run.errors
+    _match(BY_NAME[name], run.report, _warnings_and_errors(run.report))
+
+
+def _graph_verdict_from_numbers(confirmation):
+    """same()'s rule over the answer's own numbers: a seed fails when an output's compiled RMSE
+    against float64 passes multiplier * eager's RMSE + tol/10; differing outputs that all pass make
+    a precision artifact."""
+    failed = differs = False
+    for seed in confirmation["seeds"]:
+        for o in seed["outputs"]:
+            c, e = o["compiled_vs_fp64"]["rmse"], o["eager_vs_fp64"]["rmse"]
+            if c > o["multiplier"] * e + o["tol"] / 10:
+                failed = True
+            if not o["allclose"]:
+                differs = True
+    return "confirmed" if failed else "precision-artifact" if differs else "not-reproduced"
+
+
+@pytest.mark.parametrize("name", [p.name for p in PROGRAMS if p.confirm])
+def test_confirm_verdicts(live, name):
+    program, run = BY_NAME[name], live[name]
+    assert not run.errors, run.errors
+    pairs = _match(program, run.confirmed, _warnings_and_errors(run.confirmed))
+    for e, f in pairs:
+        c = f["confirmation"]
+        assert c, "%s: %s has no confirmation" % (name, e.rule)
+        assert c["verdict"] == e.verdict, "%s: %s verdict %s (%s: %s), expected %s" % (
+            name, e.rule, c["verdict"], c.get("reason"), c.get("detail"), e.verdict)
+        if c["mode"] == "graph":
+            assert _graph_verdict_from_numbers(c) == c["verdict"], c["detail"]
+        else:  # script mode: some call of the compiled program leaves eager by more than the tolerance
+            worst = max(call["inductor"]["max_abs"] for call in c["calls"])
+            assert worst > c["tol"], c["calls"]
+
+
+def test_trace_alone_is_not_silent(live, analyze):
+    """The TORCH_TRACE log of a capture with findings, analyzed alone, must not report a clean run."""
+    run = live["seed2_cumtrapz_bf16"]
+    assert not run.errors, run.errors
+    report, _ = analyze(os.path.join(run.capture, "trace"))
+    if not _warnings_and_errors(report):
+        assert report["diagnostics"], "trace alone: no finding and no diagnostic"
+
+
+def test_rules_on_the_capture_are_those_confirm_reports(live):
+    """confirm analyzes the same capture: it must see the same findings as check (same fingerprints)."""
+    for name, run in live.items():
+        if run.errors or not run.confirmed:
+            continue
+        a = sorted(f["fingerprint"] for f in run.report["findings"])
+        b = sorted(f["fingerprint"] for f in run.confirmed["findings"])
+        assert a == b, name
