@@ -1,7 +1,6 @@
 // Reads Inductor's Python wrapper module (output_code.py): the kernels it defines, with the
 // provenance comments above each, and the `call` function: inputs, buffer allocations and
 // aliases, kernel launches in order, ATen fallbacks, in-place copies into inputs, outputs.
-#include "analyzer/parse/torch_versions.h"
 #include "analyzer/parse/output_code.h"
 
 #include <re2/re2.h>
@@ -15,6 +14,7 @@
 #include "analyzer/parse/fx_text.h"
 #include "analyzer/parse/line_scan.h"
 #include "analyzer/parse/python.h"
+#include "analyzer/parse/torch_versions.h"
 #include "analyzer/parse/triton_kernel.h"
 #include "analyzer/pipeline.h"
 
@@ -212,6 +212,7 @@ void parse_output_code(const FilePath& path, const std::string& text, Compile& c
   for (auto& i : m.issues) diags.warning("parse-python", i.message, SourceLoc{path, i.line, i.col});
 
   // ---- Kernel definitions (module level).
+  auto read_kernel_definitions = [&](const py::Module& m) {
   for (const auto& s : m.stmts) {
     if (s.def_depth != 0 || s.kind != Stmt::Assign || !s.value || s.value->kind != Expr::Call || !s.value->func)
       continue;
@@ -261,6 +262,29 @@ void parse_output_code(const FilePath& path, const std::string& text, Compile& c
       } else {
         read_cpp_kernels({CppKernelJob{&c.kernels.back(), path}}, diags, 1);
       }
+    }
+  }
+  };
+  read_kernel_definitions(m);
+
+  // A cpp_wrapper=True module of a CUDA compile opens with a docstring, `r"""Compile-time auto-tuning
+  // block: ...`, holding the `async_compile.triton(...)` definitions of the kernels its C++ wrapper
+  // launches (and an autotuning run of each): its kernels are read as the module's own, at their lines
+  // in the file. The block of a CPU compile defines no kernel (they are in the C++ source).
+  if (!m.stmts.empty() && m.stmts[0].kind == Stmt::ExprStmt && m.stmts[0].value &&
+      m.stmts[0].value->kind == Expr::String) {
+    const Expr& doc = *m.stmts[0].value;
+    std::string_view block = doc.text;
+    size_t lead = block.find_first_not_of(" \t\n");
+    size_t header_end = lead == std::string_view::npos ? lead : block.find('\n', lead);
+    if (header_end != std::string_view::npos && block.substr(lead).rfind("Compile-time auto-tuning block:", 0) == 0) {
+      // The string's content starts right after its opening quotes, on the line of the quotes; the
+      // code starts on the line after the header, which is prose.
+      std::string_view code = block.substr(header_end + 1);
+      int lines_before = static_cast<int>(std::count(block.begin(), block.begin() + header_end + 1, '\n'));
+      py::Module tuning = py::parse_module_view(code, doc.line - 1 + lines_before);
+      for (auto& i : tuning.issues) diags.warning("parse-python", i.message, SourceLoc{path, i.line, i.col});
+      read_kernel_definitions(tuning);
     }
   }
 

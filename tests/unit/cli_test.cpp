@@ -68,6 +68,33 @@ TEST(Cli, TraceAloneSaysWhichCompilesWereNotRead) {
   for (const auto& d : nlohmann::json::parse(out)["diagnostics"]) EXPECT_NE(d["code"], "trace-output-code-unread");
 }
 
+// A CUDA compile with cpp_wrapper=True defines its Triton kernels in the module's "Compile-time
+// auto-tuning block" docstring and launches them from C++: the seed-2 findings of the same program's
+// Python-wrapper capture, with the same fingerprints, at the scan's line of the file.
+TEST(Cli, CudaCppWrapperReadsTheTritonKernelsOfItsAutotuningBlock) {
+  std::string out;
+  run_binary(fixture("s2_cuda") + " --format json --fail-on never", &out);
+  auto python_wrapper = nlohmann::json::parse(out);
+  run_binary(fixture("s2_cuda_cppwrap") + " --format json --fail-on never", &out);
+  auto cpp_wrapper = nlohmann::json::parse(out);
+  auto fingerprints = [](const nlohmann::json& j) {
+    std::vector<std::string> v;
+    for (const auto& f : j["findings"]) v.push_back(f["fingerprint"]);
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  ASSERT_EQ(cpp_wrapper["findings"].size(), 2u) << out;
+  EXPECT_EQ(fingerprints(cpp_wrapper), fingerprints(python_wrapper));
+  EXPECT_TRUE(cpp_wrapper["diagnostics"].empty()) << cpp_wrapper["diagnostics"].dump();
+  for (const auto& f : cpp_wrapper["findings"]) {
+    std::istringstream in(read_all(f["location"]["file"].get<std::string>()));
+    std::string line;
+    for (int n = f["location"]["line"]; n > 0 && std::getline(in, line); --n) {
+    }
+    EXPECT_NE(line.find("tl.associative_scan"), std::string::npos) << line;
+  }
+}
+
 TEST(Cli, IngestsEveryInputForm) {
   std::string fwd = compile_dir("s2_cuda", "forward");
   std::string run = std::filesystem::path(fwd).parent_path().parent_path().string();
