@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -31,10 +30,12 @@
 #include "analyzer/report/progress.h"
 #include "analyzer/report/rule_docs.h"
 #include "analyzer/report/sarif.h"
+#include "analyzer/report/terminal.h"
 #include "analyzer/report/json.h"
 #include "analyzer/report/text.h"
 #include "analyzer/rule.h"
 #include "analyzer/util/json_fields.h"
+#include "analyzer/util/output_file.h"
 #include "analyzer/util/parallel.h"
 #include "analyzer/util/read_file.h"
 
@@ -283,9 +284,10 @@ int exit_code(const ilint::Analysis& a, const std::string& fail_on) {
 // results), on stderr as the text report lists the input's: file:line: level: message [code].
 static void print_setup_diags(const ilint::DiagSink& diags) {
   for (const auto& d : diags.sorted()) {
-    std::cerr << d.loc.file;
+    std::cerr << ilint::terminal_safe(d.loc.file);
     if (d.loc.line > 0) std::cerr << ":" << d.loc.line;
-    std::cerr << ": " << ilint::diag_level_name(d.level) << ": " << d.message << " [" << d.code << "]\n";
+    std::cerr << ": " << ilint::diag_level_name(d.level) << ": " << ilint::terminal_safe(d.message) << " [" << d.code
+              << "]\n";
   }
 }
 
@@ -345,12 +347,12 @@ int run_cli(int argc, char** argv) {
   progress.finish();
   std::vector<ilint::SuppressedFinding> suppressed = ilint::apply_config_to_findings(config, a.findings);
   if (!o.write_baseline.empty()) {
-    std::ofstream bl(o.write_baseline, std::ios::binary | std::ios::trunc);
-    if (!bl) {
-      std::cerr << "inductor-lint: cannot write " << o.write_baseline << ": " << std::strerror(errno) << "\n";
+    ilint::OutputFile bl;
+    std::string error;
+    if (!bl.open(o.write_baseline, error) || (ilint::write_baseline(a.findings, bl.stream()), !bl.commit(error))) {
+      std::cerr << "inductor-lint: " << error << "\n";
       return 2;
     }
-    ilint::write_baseline(a.findings, bl);
   }
   if (!o.baseline.empty()) a.findings = ilint::filter_new(a.findings, baseline);
   if (!o.confirm_results.empty()) ilint::attach_recorded(a, recorded, a.diags);
@@ -359,15 +361,15 @@ int run_cli(int argc, char** argv) {
     ilint::confirm_findings(a, o.confirm);
   }
 
-  std::ofstream file;
+  ilint::OutputFile file;
   std::ostream* out = &std::cout;
+  std::string write_error;
   if (!o.output.empty()) {
-    file.open(o.output, std::ios::binary | std::ios::trunc);
-    if (!file) {
-      std::cerr << "inductor-lint: cannot write " << o.output << ": " << std::strerror(errno) << "\n";
+    if (!file.open(o.output, write_error)) {
+      std::cerr << "inductor-lint: " << write_error << "\n";
       return 2;
     }
-    out = &file;
+    out = &file.stream();
   }
   if (o.dump_model) {
     ilint::dump_compiles(a.program, *out);
@@ -392,14 +394,13 @@ int run_cli(int argc, char** argv) {
   if (a.files_read == 0) {
     std::cerr << "inductor-lint: nothing could be read from the given paths\n";
     for (const auto& d : a.diags.sorted())
-      std::cerr << d.loc.file << ": " << ilint::diag_level_name(d.level) << ": " << d.message << "\n";
+      std::cerr << ilint::terminal_safe(d.loc.file) << ": " << ilint::diag_level_name(d.level) << ": "
+                << ilint::terminal_safe(d.message) << "\n";
   }
-  if (file.is_open()) {
-    file.close();
-    if (file.fail()) {
-      std::cerr << "inductor-lint: cannot write " << o.output << ": " << std::strerror(errno) << "\n";
-      return 2;
-    }
+  // A report that did not reach its file or its reader whole is a failure, not a result.
+  if (o.output.empty() ? !ilint::stdout_written(write_error) : !file.commit(write_error)) {
+    std::cerr << "inductor-lint: " << write_error << "\n";
+    return 2;
   }
   if (o.time_report) {
     ilint::StageTime total = total_clock.stop("total");

@@ -1,5 +1,8 @@
 #include "analyzer/report/text.h"
 
+#include <algorithm>
+
+#include "analyzer/report/terminal.h"
 #include "analyzer/util/json_fields.h"
 #include "analyzer/util/read_file.h"
 
@@ -8,7 +11,7 @@ namespace ilint {
 namespace {
 
 std::string loc_text(const SourceLoc& l) {
-  std::string s = l.file.empty() ? "<unknown>" : l.file;
+  std::string s = l.file.empty() ? "<unknown>" : terminal_safe(l.file);
   if (l.line > 0) s += ":" + std::to_string(l.line);
   if (l.line > 0 && l.column > 0) s += ":" + std::to_string(l.column);
   return s;
@@ -24,28 +27,31 @@ void write_text(const Analysis& a, const TextOptions& o, std::ostream& os) {
   for (const auto& f : a.findings) {
     const char* sev_color = f.severity == Severity::Error ? "1;31" : f.severity == Severity::Warning ? "1;35" : "1;36";
     os << c("1") << loc_text(f.location) << ":" << c("0") << " " << c(sev_color) << severity_name(f.severity) << ":"
-       << c("0") << " " << f.message << " [" << f.rule << "]\n";
+       << c("0") << " " << terminal_safe(f.message) << " [" << f.rule << "]\n";
     const std::string* line = lines.line(f.location.file, f.location.line);
     std::string src = line ? *line : std::string();
     if (!src.empty()) {
       if (src.size() > 200) src = src.substr(0, 200) + " ...";
-      os << src << "\n";
       int col = f.location.column > 0 ? f.location.column : static_cast<int>(src.find_first_not_of(' ')) + 1;
       if (col < 1) col = 1;
-      os << std::string(static_cast<size_t>(col - 1), ' ') << c("1;32") << "^" << c("0") << "\n";
+      // The caret goes under the column as printed: escapes before it widen the line.
+      size_t shown_col = terminal_safe(std::string_view(src).substr(0, std::min(src.size(), static_cast<size_t>(col - 1)))).size();
+      os << terminal_safe(src) << "\n";
+      os << std::string(shown_col, ' ') << c("1;32") << "^" << c("0") << "\n";
     }
     for (const auto& r : f.related)
-      os << loc_text(r.loc) << ": " << c("1;30") << "note:" << c("0") << " " << r.message << "\n";
-    if (o.show_fix && !f.fix.empty()) os << "  fix: " << f.fix << "\n";
+      os << loc_text(r.loc) << ": " << c("1;30") << "note:" << c("0") << " " << terminal_safe(r.message) << "\n";
+    if (o.show_fix && !f.fix.empty()) os << "  fix: " << terminal_safe(f.fix) << "\n";
     // A recorded answer (--confirm-results) may hold any types: read by type (json_fields.h).
     if (std::string verdict = json_string(f.confirmation, "verdict"); !verdict.empty()) {
       std::string summary = json_string(f.confirmation, "summary");
-      os << "  confirmation: " << verdict << (summary.empty() ? "" : " - " + summary) << "\n";
+      os << "  confirmation: " << terminal_safe(verdict) << (summary.empty() ? "" : " - " + terminal_safe(summary)) << "\n";
     }
   }
   if (o.show_diagnostics)
     for (const auto& d : a.diags.sorted())
-      os << loc_text(d.loc) << ": " << diag_level_name(d.level) << ": " << d.message << " [input:" << d.code << "]\n";
+      os << loc_text(d.loc) << ": " << diag_level_name(d.level) << ": " << terminal_safe(d.message) << " [input:" << d.code
+         << "]\n";
   size_t e = 0, w = 0, n = 0;
   for (const auto& f : a.findings) (f.severity == Severity::Error ? e : f.severity == Severity::Warning ? w : n)++;
   os << a.findings.size() << " finding(s): " << e << " error, " << w << " warning, " << n << " note; "

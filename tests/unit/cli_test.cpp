@@ -153,3 +153,59 @@ TEST(Cli, RulesSubcommandListsRules) {
   EXPECT_EQ(run_binary("rules", &out), 0);
   EXPECT_NE(out.find("reduced-precision-scan"), std::string::npos);
 }
+
+// Reports and baselines are written whole or not at all: through a temporary file beside the target
+// that replaces it, never through a symbolic link, and every failed write is exit 2 with the reason.
+TEST(Cli, OutputIsWrittenWholeAndNeverThroughALink) {
+  TempDir t;
+  const std::string bin = std::string(ILINT_BINARY) + " " + fixture("s2_cuda") + " --format json --fail-on never";
+  // A capture holding `report.json -> <some file>`: -o must not overwrite the link's target.
+  write_all(t.path / "victim.txt", "keep me\n");
+  std::filesystem::create_symlink(t.path / "victim.txt", t.path / "report.json");
+  std::string err;
+  EXPECT_EQ(run_command(bin + " -o " + (t.path / "report.json").string() + " 2>&1", &err), 2);
+  EXPECT_NE(err.find("refusing to write through the symbolic link"), std::string::npos) << err;
+  EXPECT_EQ(read_all(t.path / "victim.txt"), "keep me\n");
+  EXPECT_TRUE(std::filesystem::is_symlink(t.path / "report.json"));
+  EXPECT_EQ(run_command(bin + " --write-baseline " + (t.path / "report.json").string() + " >/dev/null 2>&1"), 2);
+  EXPECT_EQ(read_all(t.path / "victim.txt"), "keep me\n");
+  // A regular file is replaced whole, with no temporary file left beside it.
+  std::filesystem::remove(t.path / "report.json");
+  write_all(t.path / "report.json", "previous report");
+  EXPECT_EQ(run_command(bin + " -o " + (t.path / "report.json").string()), 0);
+  EXPECT_EQ(nlohmann::json::parse(read_all(t.path / "report.json"))["findings"].size(), 2u);
+  size_t entries = 0;
+  for ([[maybe_unused]] auto& e : std::filesystem::directory_iterator(t.path)) ++entries;
+  EXPECT_EQ(entries, 2u);  // victim.txt and report.json
+  // A full device, a full or closed standard output: exit 2 with the reason, not 0.
+  EXPECT_EQ(run_command(bin + " -o /dev/full 2>&1", &err), 2);
+  EXPECT_NE(err.find("cannot write /dev/full"), std::string::npos) << err;
+  EXPECT_EQ(run_command(bin + " --write-baseline /dev/full 2>&1 >/dev/null", &err), 2);
+  EXPECT_NE(err.find("/dev/full"), std::string::npos) << err;
+  EXPECT_EQ(run_command("sh -c '" + bin + " >/dev/full 2>/dev/null'"), 2);
+  EXPECT_EQ(run_command("sh -c '" + bin + " >&- 2>/dev/null'"), 2);
+  // A link to a device is written through: -o /dev/stdout is standard output.
+  std::string out;
+  EXPECT_EQ(run_command(bin + " -o /dev/stdout", &out), 0);
+  EXPECT_EQ(nlohmann::json::parse(out)["findings"].size(), 2u);
+  // -o into a folder that does not exist: nothing is created.
+  EXPECT_EQ(run_command(bin + " -o " + (t.path / "no" / "r.json").string() + " 2>/dev/null"), 2);
+  EXPECT_FALSE(std::filesystem::exists(t.path / "no"));
+}
+
+// Names and lines from the input never act on the terminal: a capture copied under a folder whose name
+// holds an OSC title sequence, a screen clear, a BEL, a right-to-left override and a newline that would
+// forge a report line comes out escaped, as compilers print such bytes.
+TEST(Cli, TextReportEscapesControlCharactersOfTheInput) {
+  TempDir t;
+  const std::string evil = std::string("cap\x1b]0;pwned\x07\x1b[2J\xe2\x80\xae") + "\nforged.py:1:1: warning: fake [x]";
+  std::filesystem::copy(fixture("s2_cuda"), t.path / evil, std::filesystem::copy_options::recursive);
+  std::string out;
+  run_command(std::string(ILINT_BINARY) + " '" + (t.path / evil).string() + "' --no-color 2>&1", &out);
+  EXPECT_EQ(out.find('\x1b'), std::string::npos);
+  EXPECT_EQ(out.find('\x07'), std::string::npos);
+  EXPECT_EQ(out.find("\xe2\x80\xae"), std::string::npos);
+  EXPECT_EQ(out.find("\nforged.py:1:1: warning"), std::string::npos) << out;
+  EXPECT_NE(out.find("cap\\x1b]0;pwned\\x07\\x1b[2J\\u202e\\x0aforged.py"), std::string::npos) << out;
+  EXPECT_NE(out.find("2 finding(s)"), std::string::npos) << out;
+}
