@@ -1,5 +1,6 @@
 #include "analyzer/config/config.h"
 
+#include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <set>
@@ -186,8 +187,15 @@ Config parse_config(const std::string& path, const std::string& text, DiagSink& 
         std::string where = json_string(e, "location");
         if (where.empty()) where = json_string(e, "file");
         s.line = json_int(e, "line", s.line);
-        // "seed2.py:12" -> file + line
+        // "seed2.py:12" -> file + line. A tail that starts with a digit and is not a number
+        // ("seed2.py:13abc") is a mistyped line, which as a file name would never match.
         auto colon = where.rfind(':');
+        if (colon != std::string::npos && colon + 1 < where.size() && std::isdigit(static_cast<unsigned char>(where[colon + 1])) &&
+            where.find_first_not_of("0123456789", colon + 1) != std::string::npos) {
+          diags.error("config-value", "a suppression's location '" + where + "' has no line number after ':' (file[:line])", at);
+          cfg.ok = false;
+          continue;
+        }
         if (colon != std::string::npos && colon + 1 < where.size() &&
             where.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
           std::string_view digits = std::string_view(where).substr(colon + 1);

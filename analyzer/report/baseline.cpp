@@ -1,6 +1,7 @@
 #include "analyzer/report/baseline.h"
 
 #include <algorithm>
+#include <climits>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -68,10 +69,24 @@ Baseline parse_baseline(const std::string& path, const std::string& text, DiagSi
     be.fingerprint = e["fingerprint"].get<std::string>();
     be.message = json_string(e, "message");
     be.user_loc = json_string(e, "user_location");
-    be.count = std::max(1, json_int(e, "count", 1));
-    if (json_member_mistyped(e, "count", json_is_int))
-      diags.warning("baseline-entry", "entry " + std::to_string(idx) + " has a \"count\" that is not an integer (taken as 1)",
-                    SourceLoc{path, 0, 0});
+    // "count": how many findings of the fingerprint the entry stands for, at least 1.
+    be.count = 1;
+    if (const nlohmann::json* c = json_member(e, "count")) {
+      const std::string entry = "entry " + std::to_string(idx) + " has a \"count\" ";
+      if (!c->is_number_integer()) {
+        diags.warning("baseline-entry", entry + "that is not an integer (taken as 1)", SourceLoc{path, 0, 0});
+      } else if (c->is_number_unsigned() ? c->get<uint64_t>() > uint64_t(INT_MAX) : c->get<int64_t>() > INT_MAX) {
+        be.count = INT_MAX;
+        diags.warning("baseline-entry", entry + "of " + c->dump() + ", past the largest (taken as " +
+                                            std::to_string(INT_MAX) + ")", SourceLoc{path, 0, 0});
+      } else if (c->get<int64_t>() < 1) {
+        diags.warning("baseline-entry", entry + "of " + c->dump() + ": an entry stands for at least one finding (ignored)",
+                      SourceLoc{path, 0, 0});
+        continue;
+      } else {
+        be.count = c->get<int>();
+      }
+    }
     b.entries.push_back(std::move(be));
   }
   return b;

@@ -25,9 +25,15 @@ size_t utf8_len(const std::string& s, size_t i) {
   return n;
 }
 // Replaces invalid UTF-8 bytes (and NULs) by '?', with one diagnostic naming the first line.
+// A UTF-8 byte order mark opens the file as an editor may save it: Python reads past it, and so do
+// the readers (with it, `# AOT ID:` on line 1 was not found).
+void drop_utf8_bom(std::string& out) {
+  if (out.size() >= 3 && out.compare(0, 3, "\xEF\xBB\xBF") == 0) out.erase(0, 3);
+}
+
 void check_utf8(const std::string& path, std::string& out, DiagSink& diags) {
-  int first_bad_line = 0;
-  size_t bad = 0;
+  int first_bad_line = 0, first_nul_line = 0;
+  size_t bad = 0, nuls = 0;
   constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
   for (size_t i = 0; i < out.size();) {
     // Eight bytes at a time while they are all ASCII and none is NUL: nearly every byte of
@@ -44,7 +50,14 @@ void check_utf8(const std::string& path, std::string& out, DiagSink& diags) {
       ++i;
       continue;
     }
-    size_t n = c == 0 ? 0 : utf8_len(out, i);
+    if (c == 0) {  // valid UTF-8, but no text holds it (and the scanners stop at it)
+      if (!first_nul_line) first_nul_line = line_of_offset(out, i);
+      ++nuls;
+      out[i] = '?';
+      ++i;
+      continue;
+    }
+    size_t n = utf8_len(out, i);
     if (n == 0) {
       if (!first_bad_line) first_bad_line = line_of_offset(out, i);
       ++bad;
@@ -53,6 +66,9 @@ void check_utf8(const std::string& path, std::string& out, DiagSink& diags) {
     }
     i += n;
   }
+  if (nuls)
+    diags.warning("read-nul", std::to_string(nuls) + " NUL byte(s), which text does not hold (first at this line); "
+                  "replaced by '?'", SourceLoc{path, first_nul_line, 0});
   if (bad)
     diags.warning("read-not-utf8",
                   std::to_string(bad) + " byte(s) are not valid UTF-8 text (first at this line); replaced by '?'",
@@ -152,6 +168,7 @@ bool read_text_file(const std::string& path, std::string& out, DiagSink& diags, 
     diags.warning("read-empty", "file is empty", SourceLoc{path, 0, 0});
     return true;
   }
+  drop_utf8_bom(out);
   check_utf8(path, out, diags);
   return true;
 }
@@ -181,6 +198,7 @@ bool read_text_file_head(const std::string& path, std::string_view stop_at, std:
     diags.warning("read-empty", "file is empty", SourceLoc{path, 0, 0});
     return true;
   }
+  drop_utf8_bom(out);
   check_utf8(path, out, diags);
   return true;
 }

@@ -214,3 +214,24 @@ TEST(Cli, TimeReportGoesToStderrAndLeavesTheReportAlone) {
   for (const char* stage : {"ingest", "parse compiles", "C++ kernels", "Dynamo logs", "rules", "report", "total"})
     EXPECT_NE(err.find(stage), std::string::npos) << stage << "\n" << err;
 }
+
+// A UTF-8 byte order mark is read past, as Python does (with it, line 1's `# AOT ID:` went unseen), and
+// NUL bytes, which are valid UTF-8, are named as NUL bytes, not as invalid UTF-8.
+TEST(ReadFile, ByteOrderMarkIsReadPastAndNulBytesAreNamed) {
+  TempDir t;
+  write_all(t.path / "bom.py", "\xEF\xBB\xBF# AOT ID: ['0_forward']\nx = 1\n");
+  std::string out;
+  DiagSink d;
+  ASSERT_TRUE(read_text_file((t.path / "bom.py").string(), out, d));
+  EXPECT_EQ(out, "# AOT ID: ['0_forward']\nx = 1\n");
+  EXPECT_EQ(d.size(), 0u);
+  write_all(t.path / "nul.py", std::string("a = 1\nb = 2\0\0\n", 14));
+  DiagSink n;
+  ASSERT_TRUE(read_text_file((t.path / "nul.py").string(), out, n));
+  EXPECT_EQ(out, "a = 1\nb = 2??\n");
+  auto ds = n.sorted();
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].code, "read-nul");
+  EXPECT_EQ(ds[0].loc.line, 2);
+  EXPECT_NE(ds[0].message.find("2 NUL byte(s)"), std::string::npos) << ds[0].message;
+}

@@ -100,6 +100,33 @@ TEST(ReportBaseline, MembersOfOtherTypesAreDiagnosedNotThrown) {
   EXPECT_NE(d3.sorted()[0].message.find("count"), std::string::npos);
 }
 
+// A count past int's range was "not an integer" and a count of 0 or below silently 1: the first is the
+// largest count now, the second an entry that stands for nothing, each said.
+TEST(ReportBaseline, CountsOutOfRangeAreSaidAsWhatTheyAre) {
+  TempDir dir;
+  write_file(dir.path / "counts.json",
+             "{\"tool\": \"inductor-lint\", \"version\": 1, \"findings\": ["
+             "{\"rule\": \"a\", \"fingerprint\": \"f1\", \"count\": 2147483648},"
+             "{\"rule\": \"b\", \"fingerprint\": \"f2\", \"count\": 0},"
+             "{\"rule\": \"c\", \"fingerprint\": \"f3\", \"count\": -5},"
+             "{\"rule\": \"d\", \"fingerprint\": \"f4\", \"count\": 2}]}");
+  DiagSink d;
+  Baseline b = load_baseline((dir.path / "counts.json").string(), d);
+  ASSERT_TRUE(b.ok);
+  ASSERT_EQ(b.entries.size(), 2u);
+  EXPECT_EQ(b.entries[0].count, 2147483647);
+  EXPECT_EQ(b.entries[1].rule, "d");
+  EXPECT_EQ(b.entries[1].count, 2);
+  auto ds = d.sorted();
+  ASSERT_EQ(ds.size(), 3u);
+  std::string all;
+  for (const auto& x : ds) all += x.message + "\n";
+  EXPECT_NE(all.find("of 2147483648, past the largest (taken as 2147483647)"), std::string::npos) << all;
+  EXPECT_NE(all.find("of 0: an entry stands for at least one finding (ignored)"), std::string::npos) << all;
+  EXPECT_NE(all.find("of -5: an entry stands"), std::string::npos) << all;
+  EXPECT_EQ(all.find("not an integer"), std::string::npos) << all;
+}
+
 TEST(ReportBaseline, RealFindingsRoundTrip) {
   auto a = analyze_paths({fixture("s2_cuda")});
   ASSERT_FALSE(a->findings.empty()) << "s2_cuda gives no finding: needs the reduced-precision-scan rule from main";

@@ -201,3 +201,20 @@ TEST(ReportConfig, CliUsesConfig) {
   auto missing = run_cmd(bin + " --config " + shell_quote((dir.path / "none.json").string()) + " " + shell_quote(fixture("s2_cuda")) + " 2>&1");
   EXPECT_EQ(missing.exit_code, 2) << missing.output;
 }
+
+// "seed2.py:13abc" was taken as a file named so, and never matched: a mistyped line is an error now.
+// A file name holding a colon that is not followed by a digit stays a file name.
+TEST(ReportConfig, SuppressionWithAMistypedLineIsAnError) {
+  TempDir dir;
+  write_file(dir.path / "c.json", R"({"suppress": [{"rule": "*", "location": "seed2.py:13abc", "reason": "r"}]})");
+  DiagSink d;
+  EXPECT_FALSE(load_config((dir.path / "c.json").string(), d).ok);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_NE(d.sorted()[0].message.find("'seed2.py:13abc' has no line number"), std::string::npos) << d.sorted()[0].message;
+  write_file(dir.path / "ok.json", R"({"suppress": [{"rule": "*", "location": "gen:model.py:7", "reason": "r"}]})");
+  DiagSink d2;
+  Config c = load_config((dir.path / "ok.json").string(), d2);
+  ASSERT_TRUE(c.ok);
+  EXPECT_EQ(c.suppressions[0].file, "gen:model.py");
+  EXPECT_EQ(c.suppressions[0].line, 7);
+}
