@@ -209,3 +209,32 @@ TEST(Cli, TextReportEscapesControlCharactersOfTheInput) {
   EXPECT_NE(out.find("cap\\x1b]0;pwned\\x07\\x1b[2J\\u202e\\x0aforged.py"), std::string::npos) << out;
   EXPECT_NE(out.find("2 finding(s)"), std::string::npos) << out;
 }
+
+// Diagnostics are bounded per file and code: 200,000 bytes of `$` appended to a real output_code.py gave
+// one parse-python diagnostic per byte (1 MB of them: 7.9 GiB and a 742 MB SARIF report). Now the first
+// 20 by position and one note with the count, the same at -j1 and -j2, and the findings still there.
+TEST(Cli, DiagnosticsAreBoundedPerFileAndCode) {
+  TempDir t;
+  std::filesystem::copy(fixture("s2_cuda"), t.path / "c", std::filesystem::copy_options::recursive);
+  std::string oc = compile_dir("s2_cuda", "forward") + "/output_code.py";
+  std::string copy;
+  for (auto& e : std::filesystem::recursive_directory_iterator(t.path / "c"))
+    if (e.path().filename() == "output_code.py" && e.path().string().find("forward") != std::string::npos) copy = e.path();
+  ASSERT_FALSE(copy.empty());
+  write_all(copy, read_all(oc) + std::string(200000, '$'));
+  std::string j1, j2;
+  run_binary((t.path / "c").string() + " --format json --fail-on never -j1", &j1);
+  run_binary((t.path / "c").string() + " --format json --fail-on never -j2", &j2);
+  EXPECT_EQ(j1, j2);
+  auto j = nlohmann::json::parse(j1);
+  size_t parse_python = 0;
+  std::string more;
+  for (const auto& d : j["diagnostics"])
+    if (d["code"] == "parse-python") {
+      ++parse_python;
+      if (d["message"].get<std::string>().rfind("and ", 0) == 0) more = d["message"];
+    }
+  EXPECT_EQ(parse_python, 21u);
+  EXPECT_NE(more.find("more [parse-python] diagnostic(s) in this file"), std::string::npos) << more;
+  EXPECT_EQ(j["findings"].size(), 2u);
+}
