@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -61,6 +62,8 @@ options:
                           above LEVEL (default warning)
   --baseline FILE         report only findings not in this baseline
   --write-baseline FILE   write the current findings as a baseline to FILE
+  --source-root DIR       user sources under DIR (or under an input) may be quoted in the
+                          HTML report (default: the working directory)
   --config FILE           the config (default: .inductor-lint.json in the working
                           directory or a parent; docs/config.md)
   --confirm-results FILE  attach recorded confirmation answers (JSON) to the findings
@@ -94,6 +97,7 @@ struct CliOptions {
   std::string confirm_results;
   bool fail_on_given = false;  // the config's fail_on applies only when the flag is absent
   std::string baseline, write_baseline, config;
+  std::string source_root;  // --source-root: default the working directory
   std::string rule_id;         // `rules ID`: print that rule's doc
 };
 
@@ -165,6 +169,8 @@ bool parse_args(int argc, char** argv, CliOptions& o, int& rc) {
       if (!value(o.write_baseline)) return false;
     } else if (a == "--config") {
       if (!value(o.config)) return false;
+    } else if (a == "--source-root") {
+      if (!value(o.source_root)) return false;
     } else if (a == "--python") {
       if (!value(o.confirm.python)) return false;
     } else if (a == "--device") {
@@ -384,6 +390,16 @@ int run_cli(int argc, char** argv) {
     ilint::HtmlOptions ho;
     ho.suppressed = &suppressed;
     ho.title = "inductor-lint report";
+    // Only files under the inputs and the source root are quoted: the logs name paths freely.
+    std::error_code ec;
+    for (const auto& root : o.analyze.paths) {
+      std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(root, ec), ec);
+      if (!ec && !std::filesystem::is_directory(p, ec)) p = p.parent_path();
+      if (!ec) ho.quotable_roots.push_back(p.string());
+    }
+    auto src_root = std::filesystem::weakly_canonical(
+        o.source_root.empty() ? std::filesystem::current_path(ec) : std::filesystem::absolute(o.source_root, ec), ec);
+    if (!ec) ho.quotable_roots.push_back(src_root.string());
     ilint::write_html(a, *out, ho);
   } else {
     ilint::TextOptions t;

@@ -348,14 +348,30 @@ json report_data_but_compiles(const Analysis& a, const HtmlOptions& opts) {
   // made on the first line a file does not give (one pass over the nodes, not one per line).
   std::map<std::pair<std::string, int>, std::string> fx_code;
   bool fx_code_made = false;
+  std::map<std::string, bool> quotable;  // file -> under a quotable root (resolved once per file)
+  auto may_quote = [&](const std::string& file) {
+    if (opts.quotable_roots.empty()) return true;
+    auto [it, fresh] = quotable.try_emplace(file, false);
+    if (fresh) {
+      std::error_code ec;
+      std::string real = fs::weakly_canonical(fs::absolute(file, ec), ec).string();
+      for (const auto& root : opts.quotable_roots)
+        if (!ec && real.size() > root.size() && real.compare(0, root.size(), root) == 0 &&
+            (root.back() == '/' || real[root.size()] == '/'))
+          it->second = true;
+    }
+    return it->second;
+  };
   auto add_line = [&](const SourceLoc& l) {
     if (!l.valid()) return;
     std::string key = l.file + ":" + std::to_string(l.line);
     if (user_lines.contains(key)) return;
-    if (const std::string* text = opts.read_user_sources ? sources.line(l.file, l.line) : nullptr) {
+    bool allowed = may_quote(l.file.str());
+    if (const std::string* text = opts.read_user_sources && allowed ? sources.line(l.file, l.line) : nullptr) {
       user_lines[key] = {{"text", *text}, {"from", "file"}};
       return;
     }
+    if (!allowed) user_lines[key] = {{"not_quoted", "the file is outside the inputs and --source-root"}};
     if (!fx_code_made) {
       fx_code_made = true;
       for (const auto& c : a.program.compiles)
@@ -365,7 +381,10 @@ json report_data_but_compiles(const Analysis& a, const HtmlOptions& opts) {
                             n.user_code);
     }
     auto it = fx_code.find({fs::path(l.file.str()).filename().string(), l.line});
-    if (it != fx_code.end()) user_lines[key] = {{"text", it->second}, {"from", "fx comment"}};
+    if (it != fx_code.end()) {
+      user_lines[key]["text"] = it->second;
+      user_lines[key]["from"] = "fx comment";
+    }
   };
   for (const auto& f : a.findings)
     for (const auto& r : f.related) add_line(r.loc);

@@ -22,6 +22,10 @@ struct HtmlOptions {
   std::vector<RuleDoc> rules;                                  // empty: rule_catalog()
   const std::vector<SuppressedFinding>* suppressed = nullptr;  // listed as suppressed
   bool read_user_sources = true;  // embed the text of user source lines the findings point at
+  // Folders whose files may be quoted (canonical paths: the inputs and --source-root). A user source
+  // the logs name elsewhere (a log can name any path, ~/.ssh/id_rsa too) is not read: the page shows
+  // the FX comment's copy of the line, if any, and says why the file was not quoted. Empty: any file.
+  std::vector<std::string> quotable_roots;
 };
 
 // The data the page renders, as one document (exposed for tests: the page's blocks put back

@@ -442,7 +442,8 @@ const char* const kReportJs = R"ILINTJS(
         var key = r.loc ? r.loc.file + ':' + r.loc.line : '';
         var ul = D.user_lines && D.user_lines[key];
         detail.appendChild(el('div', { 'data-testid': 'user-source' }, el('span', { 'class': 'mono', text: locText(r.loc) }), r.message ? el('span', { 'class': 'muted', text: '  ' + r.message }) : null,
-          ul ? el('pre', { 'class': 'json', text: r.loc.line + ' | ' + ul.text }) : null));
+          ul && ul.text !== undefined ? el('pre', { 'class': 'json', text: r.loc.line + ' | ' + ul.text }) : null,
+          ul && ul.not_quoted ? el('div', { 'class': 'muted', text: 'file not quoted: ' + ul.not_quoted }) : null));
       });
     } else detail.appendChild(empty('No user source location is known for this finding.'));
 

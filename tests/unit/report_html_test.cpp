@@ -165,3 +165,36 @@ TEST(ReportHtml, DataBlocksMakeTheDocument) {
   ASSERT_TRUE(evil);
   check(*evil, {}, "adversarial");
 }
+
+// A log can name any path as the user's source. Built from s2_cuda: every mention of its user file
+// (/work/steering/probe/seed2.py, in the FX dumps and the trace) is replaced by a file in a folder that
+// is neither an input nor the source root, whose line 13 holds a marker. The page must not carry the
+// marker and must say why the line was not quoted; with --source-root naming that folder it quotes it.
+TEST(ReportHtml, QuotesUserSourcesOnlyUnderTheInputsAndTheSourceRoot) {
+  TempDir t;
+  fs::create_directories(t.path / "secret");
+  fs::create_directories(t.path / "cwd");
+  std::string secret = (t.path / "secret" / "seed2.py").string();
+  std::string body;
+  for (int i = 1; i < 30; ++i) body += i == 13 ? "SECRET_MARKER = 1\n" : "# line " + std::to_string(i) + "\n";
+  write_file(secret, body);
+  fs::copy(fixture("s2_cuda"), t.path / "cap", fs::copy_options::recursive);
+  size_t rewritten = 0;
+  for (auto& e : fs::recursive_directory_iterator(t.path / "cap")) {
+    if (!e.is_regular_file()) continue;
+    std::string text = read_file(e.path());
+    size_t n = 0;
+    for (size_t at; (at = text.find("/work/steering/probe/seed2.py")) != std::string::npos; ++n)
+      text.replace(at, std::strlen("/work/steering/probe/seed2.py"), secret);
+    if (n) write_file(e.path(), text), ++rewritten;
+  }
+  ASSERT_GT(rewritten, 0u);
+  const std::string run = "cd " + (t.path / "cwd").string() + " && " + std::string(ILINT_BINARY) + " " + (t.path / "cap").string() +
+                          " --format html --fail-on never -o r.html";
+  ASSERT_EQ(run_cmd(run).exit_code, 0);
+  std::string page = read_file(t.path / "cwd" / "r.html");
+  EXPECT_EQ(page.find("SECRET_MARKER"), std::string::npos);
+  EXPECT_NE(page.find("the file is outside the inputs and --source-root"), std::string::npos);
+  ASSERT_EQ(run_cmd(run + " --source-root " + (t.path / "secret").string()).exit_code, 0);
+  EXPECT_NE(read_file(t.path / "cwd" / "r.html").find("SECRET_MARKER"), std::string::npos);
+}
