@@ -213,57 +213,58 @@ void parse_output_code(const FilePath& path, const std::string& text, Compile& c
 
   // ---- Kernel definitions (module level).
   auto read_kernel_definitions = [&](const py::Module& m) {
-  for (const auto& s : m.stmts) {
-    if (s.def_depth != 0 || s.kind != Stmt::Assign || !s.value || s.value->kind != Expr::Call || !s.value->func)
-      continue;
-    const Expr& f = *s.value->func;
-    bool triton = f.dotted_is("async_compile.triton");
-    bool cpp = f.dotted_is("async_compile.cpp_pybinding") || f.dotted_is("async_compile.cpp");
-    if (!triton && !cpp) continue;
-    if (s.targets.empty() || s.targets[0]->kind != Expr::Name) continue;
-    Kernel k;
-    k.name = std::string(s.targets[0]->text);
-    k.def_loc = SourceLoc{path, s.line, s.col};
-    const Expr* src = nullptr;
-    if (triton) {
-      if (s.value->items.size() >= 2) src = s.value->items[1];
-      std::string declared = s.value->items.empty() ? "" : string_arg(s.value->items[0]);
-      if (!declared.empty() && declared != k.name)
-        diags.note("parse-kernel-name", "kernel variable " + k.name + " compiles Triton function " + declared, k.def_loc);
-    } else {
-      // cpp_pybinding(['const at::BFloat16*', 'float*'], r'''...''')
-      if (s.value->items.size() >= 2) src = s.value->items[1];
-      else if (s.value->items.size() == 1) src = s.value->items[0];
-      k.backend = KernelBackend::Cpp;
-    }
-    if (!src || src->kind != Expr::String) {
-      diags.warning("parse-kernel", "kernel " + k.name + ": source string not found", k.def_loc);
-      continue;
-    }
-    k.source = src->text;
-    // The string's content starts right after the opening quotes, on the same line.
-    k.source_first_line = src->line;
-    read_kernel_comments(s.comments_above, path, k);
-    if (triton) {
-      read_triton_kernel(k, path, diags);
-    } else {
-      read_cpp_signature(k);
-      read_cpp_loop_ranges(k);
-      if (c.device_type.empty()) c.device_type = "cpu";
-    }
-    if (triton) c.device_type = "cuda";
-    for (auto& n : k.fragment.nodes)
-      if (n.op != "placeholder" && n.op != "output" && n.target.find("PlaceHolder") == std::string::npos)
-        k.fx_nodes.push_back(n.name);
-    c.add_kernel(std::move(k));
-    if (cpp) {
-      if (cpp_kernels_to_read) {
-        cpp_kernels_to_read->push_back(c.kernels.size() - 1);
+    for (const auto& s : m.stmts) {
+      if (s.def_depth != 0 || s.kind != Stmt::Assign || !s.value || s.value->kind != Expr::Call || !s.value->func)
+        continue;
+      const Expr& f = *s.value->func;
+      bool triton = f.dotted_is("async_compile.triton");
+      bool cpp = f.dotted_is("async_compile.cpp_pybinding") || f.dotted_is("async_compile.cpp");
+      if (!triton && !cpp) continue;
+      if (s.targets.empty() || s.targets[0]->kind != Expr::Name) continue;
+      Kernel k;
+      k.name = std::string(s.targets[0]->text);
+      k.def_loc = SourceLoc{path, s.line, s.col};
+      const Expr* src = nullptr;
+      if (triton) {
+        if (s.value->items.size() >= 2) src = s.value->items[1];
+        std::string declared = s.value->items.empty() ? "" : string_arg(s.value->items[0]);
+        if (!declared.empty() && declared != k.name)
+          diags.note("parse-kernel-name", "kernel variable " + k.name + " compiles Triton function " + declared,
+                     k.def_loc);
       } else {
-        read_cpp_kernels({CppKernelJob{&c.kernels.back(), path}}, diags, 1);
+        // cpp_pybinding(['const at::BFloat16*', 'float*'], r'''...''')
+        if (s.value->items.size() >= 2) src = s.value->items[1];
+        else if (s.value->items.size() == 1) src = s.value->items[0];
+        k.backend = KernelBackend::Cpp;
+      }
+      if (!src || src->kind != Expr::String) {
+        diags.warning("parse-kernel", "kernel " + k.name + ": source string not found", k.def_loc);
+        continue;
+      }
+      k.source = src->text;
+      // The string's content starts right after the opening quotes, on the same line.
+      k.source_first_line = src->line;
+      read_kernel_comments(s.comments_above, path, k);
+      if (triton) {
+        read_triton_kernel(k, path, diags);
+      } else {
+        read_cpp_signature(k);
+        read_cpp_loop_ranges(k);
+        if (c.device_type.empty()) c.device_type = "cpu";
+      }
+      if (triton) c.device_type = "cuda";
+      for (auto& n : k.fragment.nodes)
+        if (n.op != "placeholder" && n.op != "output" && n.target.find("PlaceHolder") == std::string::npos)
+          k.fx_nodes.push_back(n.name);
+      c.add_kernel(std::move(k));
+      if (cpp) {
+        if (cpp_kernels_to_read) {
+          cpp_kernels_to_read->push_back(c.kernels.size() - 1);
+        } else {
+          read_cpp_kernels({CppKernelJob{&c.kernels.back(), path}}, diags, 1);
+        }
       }
     }
-  }
   };
   read_kernel_definitions(m);
 
