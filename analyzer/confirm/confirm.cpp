@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <thread>
 
 #include "analyzer/report/json.h"
 #include "analyzer/util/json_fields.h"
@@ -48,9 +49,12 @@ nlohmann::json confirm_request(const Finding& f, const Compile* c, const Confirm
 nlohmann::json run_confirm_tool(const nlohmann::json& request, const ConfirmOptions& o) {
   std::string tool = o.tool.empty() ? default_tool() : o.tool;
   if (!std::filesystem::exists(tool)) return skipped("no-tool", "confirmation tool not found: " + tool);
+  // Close-on-exec: the tool gets them as its stdin and stdout only (dup2 clears the flag there), so
+  // no other copy of the answer pipe's write end lives in what the tool starts (a child it leaves
+  // behind would otherwise hold the answer open until the deadline).
   int in_pipe[2], out_pipe[2];
-  if (pipe(in_pipe) != 0) return skipped("spawn-failed", std::strerror(errno));
-  if (pipe(out_pipe) != 0) {
+  if (pipe2(in_pipe, O_CLOEXEC) != 0) return skipped("spawn-failed", std::strerror(errno));
+  if (pipe2(out_pipe, O_CLOEXEC) != 0) {
     close(in_pipe[0]);
     close(in_pipe[1]);
     return skipped("spawn-failed", std::strerror(errno));
@@ -81,38 +85,70 @@ nlohmann::json run_confirm_tool(const nlohmann::json& request, const ConfirmOpti
     return skipped("no-python", "cannot run " + o.python + ": " + std::strerror(rc));
   }
   signal(SIGPIPE, SIG_IGN);
-  std::string req = request.dump();
-  size_t off = 0;
-  while (off < req.size()) {
-    ssize_t w = write(in_pipe[1], req.data() + off, req.size() - off);
-    if (w <= 0) break;
-    off += static_cast<size_t>(w);
-  }
-  close(in_pipe[1]);
+  // One deadline covers the whole exchange: writing the request (a tool that does not read would
+  // block a plain write once the pipe is full), reading the answer, and the tool's exit (one that
+  // closes its output and lingers would block a plain waitpid). Past it, the tool's process group
+  // is killed. The group is killed after a normal exit too: nothing the tool started outlives it.
+  const std::string req = request.dump();
+  fcntl(in_pipe[1], F_SETFL, fcntl(in_pipe[1], F_GETFL) | O_NONBLOCK);
+  fcntl(out_pipe[0], F_SETFL, fcntl(out_pipe[0], F_GETFL) | O_NONBLOCK);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(o.timeout_s);
+  auto ms_left = [&] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+  };
   std::string out;
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(o.timeout_s);
-  bool timed_out = false;
+  size_t off = 0;
+  int to_tool = in_pipe[1], from_tool = out_pipe[0];
+  bool timed_out = false, too_large = false;
   char buf[65536];
-  for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+  while (from_tool >= 0) {
+    long long left = ms_left();
     if (left <= 0) {
       timed_out = true;
       break;
     }
-    pollfd p{out_pipe[0], POLLIN, 0};
-    int n = poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
+    pollfd p[2] = {{from_tool, POLLIN, 0}, {to_tool, POLLOUT, 0}};
+    int n = poll(p, to_tool >= 0 ? 2 : 1, static_cast<int>(std::min<long long>(left, 1000)));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) continue;
-    ssize_t r = read(out_pipe[0], buf, sizeof buf);
-    if (r <= 0) break;
-    out.append(buf, static_cast<size_t>(r));
-    if (out.size() > (64u << 20)) break;  // an answer that large is not an answer
+    if (to_tool >= 0 && (p[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
+      ssize_t w = write(to_tool, req.data() + off, req.size() - off);
+      if (w > 0) off += static_cast<size_t>(w);
+      if (off == req.size() || (w < 0 && errno != EAGAIN && errno != EINTR)) {  // all sent, or the tool closed it
+        close(to_tool);
+        to_tool = -1;
+      }
+    }
+    if (p[0].revents & (POLLIN | POLLERR | POLLHUP)) {
+      ssize_t r = read(from_tool, buf, sizeof buf);
+      if (r < 0 && (errno == EAGAIN || errno == EINTR)) continue;
+      if (r <= 0) {  // end of the answer
+        close(from_tool);
+        from_tool = -1;
+        break;
+      }
+      out.append(buf, static_cast<size_t>(r));
+      if (out.size() > (64u << 20)) {  // an answer that large is not an answer
+        too_large = true;
+        break;
+      }
+    }
   }
-  close(out_pipe[0]);
-  if (timed_out) kill(-pid, SIGKILL);
+  if (to_tool >= 0) close(to_tool);
+  if (from_tool >= 0) close(from_tool);
+  // Its exit is watched without reaping it (WNOWAIT), so that its group id cannot be reused by
+  // another process before the kill below.
+  while (!timed_out && !too_large) {
+    siginfo_t info{};
+    if (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid) break;
+    if (ms_left() <= 0) timed_out = true;
+    else std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  kill(-pid, SIGKILL);
   int status = 0;
   waitpid(pid, &status, 0);
   if (timed_out) return skipped("timeout", "no answer within " + std::to_string(o.timeout_s) + " s");
+  if (too_large) return skipped("run-failed", "the tool's answer passed 64 MiB; stopped");
   nlohmann::json ans = nlohmann::json::parse(out, nullptr, false);
   if (ans.is_discarded() || !ans.is_object())
     return skipped("run-failed", "the tool's output is not a JSON object (exit status " +

@@ -3,7 +3,11 @@
 // under tests/gpu/results/ (see confirm_results_test.cpp).
 #include <gtest/gtest.h>
 
+#include <signal.h>
 #include <sys/stat.h>
+
+#include <chrono>
+#include <thread>
 
 #include "analyzer/confirm/confirm.h"
 #include "test_util.h"
@@ -66,7 +70,7 @@ TEST(ConfirmProtocol, AnswerIsReadFromStdout) {
   o.python = "/bin/sh";
   o.tool = tool_script(t, "cat >/dev/null; echo '{\"protocol\": 1, \"verdict\": \"not-reproduced\", \"detail\": \"x\"}'\n");
   auto ans = run_confirm_tool(nlohmann::json{{"protocol", 1}}, o);
-  EXPECT_EQ(ans["verdict"], "not-reproduced");
+  EXPECT_EQ(ans["verdict"], "not-reproduced") << ans.dump();
 }
 
 TEST(ConfirmProtocol, MissingInterpreterIsSkippedNotFatal) {
@@ -77,4 +81,42 @@ TEST(ConfirmProtocol, MissingInterpreterIsSkippedNotFatal) {
   auto ans = run_confirm_tool(nlohmann::json{{"protocol", 1}}, o);
   EXPECT_EQ(ans["verdict"], "skipped");
   EXPECT_EQ(ans["reason"], "no-python");
+}
+
+// One deadline bounds the whole exchange, and the tool's process group goes with it: a tool that
+// never reads a request larger than the pipe (the write blocked), one that closes its output and
+// lingers (waitpid waited), one that writes 70 MB and lingers, and a child left behind by a tool that
+// answered and exited. Each comes back within a few seconds of --timeout 1, none outlives the call.
+TEST(ConfirmProtocol, OneDeadlineCoversTheWholeExchange) {
+  TempDir t;
+  ConfirmOptions o;
+  o.python = "/bin/sh";
+  o.timeout_s = 1;
+  nlohmann::json big{{"protocol", 1}, {"finding", {{"kernel", std::string(1 << 20, 'k')}}}};
+  auto timed = [&](const std::string& body, const nlohmann::json& request) {
+    o.tool = tool_script(t, body);
+    auto t0 = std::chrono::steady_clock::now();
+    auto ans = run_confirm_tool(request, o);
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_LT(s, 5.0) << body;
+    return ans;
+  };
+  EXPECT_EQ(timed("sleep 30\n", big)["reason"], "timeout");
+  EXPECT_EQ(timed("cat >/dev/null; exec >&-; sleep 30\n", big)["reason"], "timeout");
+  auto flood = timed("cat >/dev/null; head -c 70000000 /dev/zero; sleep 30\n", nlohmann::json{{"protocol", 1}});
+  EXPECT_EQ(flood["reason"], "run-failed");
+  EXPECT_NE(flood["detail"].get<std::string>().find("64 MiB"), std::string::npos);
+  // A tool that answers and leaves a child: the answer is taken, the child is killed with the group.
+  std::string pidfile = (t.path / "child.pid").string();
+  auto ans = timed("cat >/dev/null; sleep 30 >/dev/null 2>&1 & echo $! >" + pidfile +
+                       "; echo '{\"protocol\": 1, \"verdict\": \"not-reproduced\", \"detail\": \"x\"}'\n",
+                   nlohmann::json{{"protocol", 1}});
+  EXPECT_EQ(ans["verdict"], "not-reproduced") << ans.dump();
+  int child = std::stoi(read_all(pidfile));
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i) {  // the kill is sent; the child's exit is the kernel's
+    gone = kill(child, 0) != 0 || read_all("/proc/" + std::to_string(child) + "/stat").find(") Z ") != std::string::npos;
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_TRUE(gone) << "child " << child << " outlived the tool";
 }
