@@ -105,16 +105,17 @@ struct PreparedPrelude {
 };
 
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> make_vfs(const PreparedPrelude& p, const std::string* extra) {
-  // Only our mapped headers exist for the parse: -nostdinc keeps every system header out, and an
-  // in-memory file system over the real one is what clang::tooling did before.
-  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay(
-      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+  // The parse sees no real file system: only the prelude, the extra declarations and the
+  // precompiled prelude exist, in memory (the main file is remapped). An `#include` the kernel text
+  // still holds, in whatever spelling (`# include`, `%:include`, `#import`, a backslash-newline
+  // inside the word), is "file not found": a capture cannot make Clang open /dev/stdin, a FIFO or a
+  // local file and quote it back in a diagnostic.
   llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> mem(new llvm::vfs::InMemoryFileSystem);
+  mem->setCurrentWorkingDirectory("/ilint-input");
   mem->addFile(p.name, 0, llvm::MemoryBuffer::getMemBuffer(p.text, p.name));
   if (extra) mem->addFile(kExtraDeclsName, 0, llvm::MemoryBuffer::getMemBuffer(*extra, kExtraDeclsName));
   if (p.pch_file) mem->addFile(kPchName, 0, llvm::MemoryBuffer::getMemBuffer(p.pch(), kPchName, false));
-  overlay->pushOverlay(mem);
-  return overlay;
+  return mem;
 }
 
 class QuietCallbacks : public clang::PreambleCallbacks {};

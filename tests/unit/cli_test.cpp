@@ -238,3 +238,27 @@ TEST(Cli, DiagnosticsAreBoundedPerFileAndCode) {
   EXPECT_NE(more.find("more [parse-python] diagnostic(s) in this file"), std::string::npos) << more;
   EXPECT_EQ(j["findings"].size(), 2u);
 }
+
+// Clang sees no real file system. Built from s2_cpu: its forward C++ kernel gets an include of a local
+// file in each spelling the line blanking does not catch (`# include`, `#\tinclude`, `%:include`,
+// `#import`, a backslash-newline inside the word). Before, Clang opened the file and its first token came
+// back in a diagnostic ("unknown type name 'SECRET_TOKEN_XYZ'"); now the include is "file not found".
+TEST(Cli, ClangOpensNoFileTheKernelIncludes) {
+  for (const std::string spelling : {"# include", "#\tinclude", "%:include", "#import", "#inc\\\nlude"}) {
+    TempDir t;
+    write_all(t.path / "secret.h", "SECRET_TOKEN_XYZ leaked;\n");
+    std::filesystem::copy(fixture("s2_cpu"), t.path / "c", std::filesystem::copy_options::recursive);
+    std::string oc;
+    for (auto& e : std::filesystem::recursive_directory_iterator(t.path / "c"))
+      if (e.path().filename() == "output_code.py" && e.path().string().find("forward") != std::string::npos) oc = e.path();
+    std::string text = read_all(oc);
+    size_t body = text.find("{\n    {\n        #pragma GCC ivdep");
+    ASSERT_NE(body, std::string::npos);
+    text.insert(body + 2, spelling + " \"" + (t.path / "secret.h").string() + "\"\n");
+    write_all(oc, text);
+    std::string out;
+    run_command(std::string(ILINT_BINARY) + " " + (t.path / "c").string() + " --no-color </dev/null 2>&1", &out);
+    EXPECT_EQ(out.find("SECRET_TOKEN_XYZ"), std::string::npos) << spelling << "\n" << out;
+    EXPECT_NE(out.find("file not found"), std::string::npos) << spelling << "\n" << out;
+  }
+}
