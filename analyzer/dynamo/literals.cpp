@@ -5,6 +5,7 @@
 #include <map>
 
 #include "analyzer/dynamo/log_line.h"
+#include "analyzer/parse/fx_text.h"
 #include "analyzer/util/text.h"
 
 namespace ilint::dynamo {
@@ -79,23 +80,6 @@ std::vector<std::string> float_tokens(const std::string& line) {
 
 namespace {
 
-// "# File: /work/x.py:14 in fn, code: denom = ..." -> loc and code. torch 2.14 heads a backward
-// node's comment "# Backward of forward node: File: ...".
-bool parse_file_comment(const std::string& t, SourceLoc& loc, std::string& code) {
-  std::string rest;
-  if (starts_with(t, "# File: ")) rest = t.substr(8);
-  else if (starts_with(t, "# Backward of forward node: File: ")) rest = t.substr(34);
-  else return false;
-  auto in = rest.find(" in ");
-  if (in == std::string::npos) return false;
-  std::string fl = rest.substr(0, in);
-  auto colon = fl.rfind(':');
-  if (colon == std::string::npos) return false;
-  loc = {fl.substr(0, colon), leading_int(std::string_view(fl).substr(colon + 1)), 0};
-  auto cp = rest.find(", code: ");
-  code = cp == std::string::npos ? "" : rest.substr(cp + 8);
-  return loc.line > 0;
-}
 
 void add_fx_arg_literals(std::vector<LiteralSite>& out, std::map<std::string, int>& occ, const std::string& graph_kind,
                          const std::string& node, const std::string& target, const std::vector<IString>& args,
@@ -150,8 +134,8 @@ std::vector<LiteralSite> fx_literals(const Compile* compile, const std::string& 
     sanitize_utf8(line);
     std::string t = trim(line);
     SourceLoc l;
-    std::string code;
-    if (parse_file_comment(t, l, code)) {
+    std::string fn, code;
+    if (read_file_comment(t, l, fn, code) && l.line > 0) {
       user_loc = l;
       user_code = code;
       continue;

@@ -204,10 +204,7 @@ bool parse_graph_fragment_line(std::string_view line, FxNode& out) {
   return true;
 }
 
-namespace {
-
-// "# File: /work/steering/probe/seed2.py:12 in fn, code: x = x_base.view(1, 1, 1, 16).expand_as(y)"
-bool parse_file_comment(std::string_view c, SourceLoc& loc, std::string& fn, std::string& code) {
+bool read_file_comment(std::string_view c, SourceLoc& loc, std::string& fn, std::string& code) {
   if (c.find("File: ") == std::string_view::npos) return false;  // cheap test first: most comments are not this
   scan::FileComment f;
   scan::Match r = scan::file_comment(c, f);
@@ -225,6 +222,8 @@ bool parse_file_comment(std::string_view c, SourceLoc& loc, std::string& fn, std
   loc = SourceLoc{std::string(f.file), f.line, 0};
   return true;
 }
+
+namespace {
 
 // The node texts every graph repeats, interned once instead of at every node.
 struct NodeWords {
@@ -290,7 +289,7 @@ class ReadableBuilder {
     for (std::string_view c : s.comments) {
       SourceLoc l;
       std::string fn, code;
-      if (parse_file_comment(c, l, fn, code)) {
+      if (read_file_comment(c, l, fn, code)) {
         user_ = l;
         user_fn_ = fn;
         user_code_ = code;

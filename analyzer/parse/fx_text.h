@@ -38,6 +38,11 @@ bool fx_readable_scans(std::string_view text);
 // without the leading "#   ". False when the line is not a node line.
 bool parse_graph_fragment_line(std::string_view line, FxNode& out);
 
+// The user location of the FX nodes below a comment: "# File: /x/seed2.py:12 in fn, code: x = ..."
+// (torch 2.14 heads a backward node's "# Backward of forward node: File: ..."). False for any other
+// comment.
+bool read_file_comment(std::string_view comment, SourceLoc& loc, std::string& fn, std::string& code);
+
 // Node names referenced in an argument text ("%slice_3" in fragments, bare names in readable graphs).
 void collect_fragment_refs(std::string_view args, std::vector<IString>& out);
 

@@ -43,7 +43,7 @@ struct TensorAnnotation {
 };
 Match tensor_annotation(std::string_view s, TensorAnnotation& out);
 
-// ^#\s*File: (.*?):(\d+) in ([^,]*), code: (.*)$   (the line number read as an int)
+// ^#\s*(?:Backward of forward node: )?File: (.*?):(\d+) in ([^,]*), code: (.*)$   (the line number read as an int)
 extern const char* const kFileCommentPattern;
 struct FileComment {
   std::string_view file, function, code;
