@@ -94,7 +94,7 @@ GraphBreak parse_graph_break(const std::vector<std::string_view>& lines, const S
         continue;
       }
       // Python 3.11+ marks the expression under its code line: "    ^^^^^^^" (also `~`).
-      if (trim(l).empty() || trim(l).find_first_not_of("^~ ") == std::string_view::npos) continue;
+      if (trim(l).find_first_not_of("^~ ") == std::string::npos) continue;  // an empty line too
       in_tb = false;  // "Traceback (most recent call last):" and the like end the user traceback
       break;
     }

@@ -14,12 +14,16 @@ inline bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned cha
 
 // The length of the well-formed UTF-8 sequence at s[i] (1 for ASCII), or 0 when it is not one: a
 // bad lead byte, a missing or wrong continuation byte, an overlong form, a surrogate, or a value
-// past U+10FFFF (Unicode's table 3-7, which nlohmann's JSON lexer also holds strings to).
-inline size_t utf8_sequence_length(std::string_view s, size_t i) {
+// past U+10FFFF (Unicode's table 3-7, which nlohmann's JSON lexer also holds strings to). The
+// sequence's code point goes to `code_point` when one is asked for.
+inline size_t utf8_sequence_length(std::string_view s, size_t i, uint32_t* code_point = nullptr) {
   unsigned char c = static_cast<unsigned char>(s[i]);
   size_t len;
   uint32_t cp;
-  if (c < 0x80) return 1;
+  if (c < 0x80) {
+    if (code_point) *code_point = c;
+    return 1;
+  }
   if ((c & 0xE0) == 0xC0) len = 2, cp = c & 0x1F;
   else if ((c & 0xF0) == 0xE0) len = 3, cp = c & 0x0F;
   else if ((c & 0xF8) == 0xF0) len = 4, cp = c & 0x07;
@@ -33,6 +37,7 @@ inline size_t utf8_sequence_length(std::string_view s, size_t i) {
   if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF ||
       (cp >= 0xD800 && cp <= 0xDFFF))
     return 0;
+  if (code_point) *code_point = cp;
   return len;
 }
 
