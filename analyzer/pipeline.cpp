@@ -98,6 +98,18 @@ void analyze(const AnalyzeOptions& opts, Analysis& out) {
       for (auto& k : c.kernels) std::string().swap(k.source);
   stage("reading Dynamo logs", "Dynamo logs");
   std::shared_ptr<DynamoLogs> logs = logs_read.valid() ? logs_read.get() : read_dynamo_logs(out.ingest, out.diags);
+  // A TORCH_TRACE given without its compile folders is a whole input: the compiles its payloads
+  // hold are read as a folder's files are, before the logs' compiles are joined to the model's.
+  std::vector<TraceCompileSource> from_trace = take_unread_trace_compiles(*logs, out.diags);
+  if (size_t n = from_trace.size()) {
+    stage("reading " + std::to_string(n) + " compiles from TORCH_TRACE", "trace compiles");
+    out.files_read += build_trace_compiles(std::move(from_trace), out.program, out.diags,
+                                           jobs_for_input(opts, out.ingest.compiles.size() + n), opts.keep_kernel_sources);
+    if (!opts.keep_kernel_sources)
+      for (auto& c : out.program.compiles)
+        for (auto& k : c.kernels) std::string().swap(k.source);
+    stage("joining Dynamo logs", "Dynamo logs");
+  }
   out.files_read += build_dynamo_model(out.ingest, *logs, out.program, out.diags);
   stage("running rules", "rules");
   run_rules(out.program, opts, out.findings, out.diags, jobs);

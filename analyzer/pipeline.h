@@ -103,6 +103,12 @@ const CppWrapperBatcher& cpp_wrapper_batcher();
 size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags, int jobs,
                       std::vector<CppKernelJob>* cpp_kernels = nullptr, bool keep_kernel_sources = true);
 
+// Parse stage for the compiles a TORCH_TRACE log holds and no compile folder of the input gives
+// (take_unread_trace_compiles): each is read from its payloads as a folder is read from its
+// files, appended to program.compiles, and its C++ kernels read. Returns the payloads read.
+size_t build_trace_compiles(std::vector<TraceCompileSource>&& sources, Program& program, DiagSink& diags, int jobs,
+                            bool keep_kernel_sources = true);
+
 // Reads C++ kernels: the hand reader first (when on, cpp_hand.h), then the installed reader for
 // what it declines (every distinct source once, batched, on `jobs` threads). Without a reader,
 // declined kernels keep their signature facts.
@@ -119,6 +125,10 @@ void read_cpp_kernels_with_reader(const std::vector<CppKernelJob>& cpp_kernels, 
 struct DynamoLogs;
 std::shared_ptr<DynamoLogs> read_dynamo_logs(const IngestResult& in, DiagSink& diags);
 size_t build_dynamo_model(const IngestResult& in, DynamoLogs& logs, Program& program, DiagSink& diags);
+// Between the two: the compiles whose output code a capture's TORCH_TRACE holds and none of the
+// capture's compile folders does (the same text), moved out of `logs` for build_trace_compiles.
+// The payloads of the others are dropped.
+std::vector<TraceCompileSource> take_unread_trace_compiles(DynamoLogs& logs, DiagSink& diags);
 // Both steps, one after the other.
 size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& diags);
 

@@ -120,7 +120,7 @@ class StaleScalar : public Rule {
                     ": one artifact serves several scalar values";
       }
       f.location = lit->loc;
-      f.compile_id = lit->compile_dir.substr(lit->compile_dir.find_last_of('/') + 1);
+      f.compile_id = lit->compile_id;
       if (lit->where == "kernel") f.kernel = lit->node;
       if (sc.origin.valid()) f.related.push_back({sc.origin, "scalar origin: " + sc.origin_code});
       if (ul && ul->user_loc) f.related.push_back({*ul->user_loc, "user code using the baked value: " + ul->user_code});
@@ -148,7 +148,9 @@ class StaleScalar : public Rule {
                     {"sym_expr", lit->expr},
                     {"case", unpinned.empty() || all_unpinned_reuse ? "cached-artifact" : "unpinned"},
                     {"compiles", compiles}};
-      f.fingerprint_key = sc.into_function + "|" + sc.local_name + "|" + lit->key;
+      // The literal's value, not its place: the kernel constant and the FX argument of one baked value are
+      // one finding, whichever of them the input held (a TORCH_TRACE also holds cache hits' code).
+      f.fingerprint_key = sc.into_function + "|" + sc.local_name + "|" + lit->text;
       out.push_back(std::move(f));
     }
   }

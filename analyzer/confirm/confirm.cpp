@@ -221,6 +221,13 @@ void confirm_findings(Analysis& a, const ConfirmOptions& o) {
       continue;
     }
     const Compile* c = a.program.compile(f.compile_id);
+    if (c && c->files.dir.empty() && !c->files.trace_compile_id.empty() && o.script.empty()) {
+      // Graph mode loads the compile folder's fx_graph_runnable.py and output code as modules.
+      attach_confirmation(f, skipped("no-runnable", "compile " + c->files.trace_compile_id +
+                                                        " was read from TORCH_TRACE payloads; graph mode loads its "
+                                                        "torch_compile_debug folder: give the folder, or use --script"));
+      continue;
+    }
     nlohmann::json ans = run_confirm_tool(confirm_request(f, c, o), o);
     std::string reason = json_string(ans, "reason");
     if (json_string(ans, "verdict") == "skipped" &&

@@ -19,6 +19,7 @@
 #include "analyzer/dynamo/readers.h"
 #include "analyzer/dynamo/sym_eval.h"
 #include "analyzer/pipeline.h"
+#include "analyzer/util/read_file.h"
 #include "analyzer/util/text.h"
 
 namespace ilint {
@@ -193,7 +194,7 @@ void add_sym_derived(ScalarCrossing& sc, const std::vector<std::map<std::string,
         d.loc = s.loc;
         d.user_loc = s.user_loc;
         d.user_code = s.user_code;
-        d.compile_dir = fs::path(s.loc.file.str()).parent_path().string();
+        d.compile_id = s.compile_id;
         d.derived_by = "sym_expr";
         d.expr = e + " at " + u.symbol + "=" + u.value;
         u.literals.push_back(std::move(d));
@@ -203,6 +204,8 @@ void add_sym_derived(ScalarCrossing& sc, const std::vector<std::map<std::string,
   }
 }
 
+// A compile of the capture the logs' compiles are joined to: a compile folder, or a compile
+// read from the capture's TORCH_TRACE (joined by its compile id and session).
 struct FolderInfo {
   const CompileFiles* files = nullptr;
   std::string name;  // model__3_inference_2.2
@@ -254,6 +257,57 @@ std::shared_ptr<DynamoLogs> read_dynamo_logs(const IngestResult& in, DiagSink& d
     logs->files_read += c.sources.size();
   }
   return logs;
+}
+
+std::vector<TraceCompileSource> take_unread_trace_compiles(DynamoLogs& logs, DiagSink& diags) {
+  std::vector<TraceCompileSource> unread;
+  for (auto& read : logs.captures) {
+    std::vector<TraceCompileSource>& sources = read.tr.compile_sources;
+    if (sources.empty()) continue;
+    // A payload is the compile of a folder when the folder's output_code.py holds the same text:
+    // only folders whose file has the payload's size are read again, to compare digests.
+    std::map<uintmax_t, std::vector<const CompileFiles*>> folders_by_size;
+    for (const CompileFiles* f : read.cap.folders) {
+      std::error_code ec;
+      if (f->output_code.empty()) continue;
+      uintmax_t size = fs::file_size(f->output_code.str(), ec);
+      if (!ec) folders_by_size[size].push_back(f);
+    }
+    std::map<const CompileFiles*, std::string> folder_md5;
+    for (auto& src : sources) {
+      // The folder of the same AOT ID (model__N_<kind>_...) is the same compile, whatever it
+      // holds; a cpp_wrapper=True module names no AOT ID, and is found by its text alone.
+      const CompileFiles* named = nullptr;
+      for (const CompileFiles* f : read.cap.folders) {
+        int index = -1;
+        std::string kind, trailing;
+        if (src.model_index >= 0 && parse_compile_dir_name(basename_of(f->dir), index, kind, trailing) &&
+            index == src.model_index && kind == src.graph_kind)
+          named = f;
+      }
+      bool in_folder = false;
+      auto it = folders_by_size.find(src.output_code.text.size());
+      if (it != folders_by_size.end())
+        for (const CompileFiles* f : it->second) {
+          auto [m, fresh] = folder_md5.try_emplace(f);
+          if (fresh) {
+            std::string text;
+            if (read_text_file(f->output_code, text, diags)) m->second = md5_hex(text);
+          }
+          if (m->second == src.output_code_md5) in_folder = true;
+        }
+      if (named && !in_folder && !named->output_code.empty())
+        diags.note("trace-folder-mismatch",
+                   "the TORCH_TRACE output code of compile " + src.files.trace_compile_id + " (AOT ID " +
+                       std::to_string(src.model_index) + "_" + src.graph_kind + ") differs from " +
+                       named->output_code.str() + "; the folder's file is read",
+                   {src.files.output_code, src.output_code.first_line, 0});
+      if (!in_folder && !named) unread.push_back(std::move(src));
+    }
+    sources.clear();
+    sources.shrink_to_fit();
+  }
+  return unread;
 }
 
 size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& diags) {
@@ -332,6 +386,9 @@ size_t build_dynamo_model(const IngestResult& in, DynamoLogs& logs, Program& pro
       parse_compile_dir_name(fi.name, fi.model_index, fi.kind, trailing);
       folders.push_back(fi);
     }
+    for (const Compile& c : program.compiles)
+      if (!c.files.trace_compile_id.empty() && capture_root_of(c.files.output_code.str()) == root)
+        folders.push_back(FolderInfo{&c.files, c.id, c.model_index, c.graph_kind});
     auto folder_by_name = [&](const std::string& name) -> const FolderInfo* {
       for (const auto& f : folders)
         if (f.name == name) return &f;
@@ -383,7 +440,7 @@ size_t build_dynamo_model(const IngestResult& in, DynamoLogs& logs, Program& pro
       for (const auto& d : c.compile_dirs)
         if (const auto* f = folder_by_name(basename_of(d))) {
           add_unique(fc.inductor_compiles, f->name);
-          add_unique(fc.compile_dirs, f->files->dir);
+          add_unique(fc.compile_dirs, compile_origin(*f->files));
         } else {
           add_unique(fc.inductor_compiles, basename_of(d));
         }
@@ -393,11 +450,17 @@ size_t build_dynamo_model(const IngestResult& in, DynamoLogs& logs, Program& pro
         int idx = leading_int(aot);
         std::string kind = aot.substr(us + 1);
         for (const auto& f : folders)
-          if (f.model_index == idx && f.kind == kind) {
+          if (f.files->trace_compile_id.empty() && f.model_index == idx && f.kind == kind) {
             add_unique(fc.inductor_compiles, f.name);
-            add_unique(fc.compile_dirs, f.files->dir);
+            add_unique(fc.compile_dirs, compile_origin(*f.files));
           }
       }
+      // The compiles read from the trace's own payloads.
+      for (const auto& f : folders)
+        if (f.files->trace_session == c.session && f.files->trace_compile_id == c.id.str()) {
+          add_unique(fc.inductor_compiles, f.name);
+          add_unique(fc.compile_dirs, compile_origin(*f.files));
+        }
       if (!fc.inductor_compiles.empty() || !fc.output_code_hash.empty()) fc.backend_hint = "inductor";
       fr->compiles.push_back(std::move(fc));
     }
@@ -595,19 +658,19 @@ size_t build_dynamo_model(const IngestResult& in, DynamoLogs& logs, Program& pro
     sites.resize(sc.uses.size());
     size_t with_code = 0;
     for (size_t i = 0; i < sc.uses.size(); ++i) {
-      for (const auto& dir : sc.uses[i].compile_dirs) {
-        const CompileFiles* files = nullptr;
-        for (const auto& cf : in.compiles)
-          if (cf.dir == dir) files = &cf;
-        if (!files) continue;
+      for (const auto& origin : sc.uses[i].compile_dirs) {
         const Compile* comp = nullptr;
         for (const auto& c : program.compiles)
-          if (c.files.dir == dir) comp = &c;
-        int idx = -1;
-        std::string kind, trailing;
-        parse_compile_dir_name(basename_of(dir), idx, kind, trailing);
-        for (auto& s : fx_literals(comp, files->fx_graph_readable, kind, diags)) sites[i].emplace(s.key, s);
-        for (auto& s : kernel_literals(comp, files->output_code, kind, diags)) sites[i].emplace(s.key, s);
+          if (compile_origin(c.files) == origin) comp = &c;
+        if (!comp) continue;
+        for (auto& s : fx_literals(comp, comp->files.fx_graph_readable, comp->graph_kind, diags)) {
+          s.compile_id = comp->id;
+          sites[i].emplace(s.key, s);
+        }
+        for (auto& s : kernel_literals(comp, comp->files.output_code, comp->graph_kind, diags)) {
+          s.compile_id = comp->id;
+          sites[i].emplace(s.key, s);
+        }
       }
       if (!sites[i].empty()) ++with_code;
     }
@@ -656,7 +719,7 @@ size_t build_dynamo_model(const IngestResult& in, DynamoLogs& logs, Program& pro
         d.loc = s.loc;
         d.user_loc = s.user_loc;
         d.user_code = s.user_code;
-        d.compile_dir = fs::path(s.loc.file.str()).parent_path().string();
+        d.compile_id = s.compile_id;
         for (size_t b = 0; b < sc.uses.size(); ++b) {
           if (b == a) continue;
           auto ib = sites[b].find(key);

@@ -22,6 +22,7 @@ struct LiteralSite {
   SourceLoc loc;
   std::optional<SourceLoc> user_loc;
   std::string user_code;
+  std::string compile_id;  // set by the caller: the compile it was read from
 };
 
 // `graph_kind` prefixes the keys so the forward and backward graphs of one compile never align

@@ -9,6 +9,7 @@
 #include "analyzer/dynamo/guard_text.h"
 #include "analyzer/dynamo/log_line.h"
 #include "analyzer/model/dynamo.h"
+#include "analyzer/model/model.h"
 #include "analyzer/util/diag.h"
 
 namespace ilint::dynamo {
@@ -51,6 +52,9 @@ struct LogFacts {
   std::vector<std::string> user_files;            // full user paths the file names (for comment paths)
   size_t lines = 0;
   size_t unparsed_lines = 0;
+  // TORCH_TRACE: every compile whose output code the log holds, with the payloads that stand for
+  // its files, in the order of the log.
+  std::vector<TraceCompileSource> compile_sources;
 
   CompileFacts& at(int session, const CompileId& id, const SourceLoc& loc, const char* kind);
 };

@@ -302,6 +302,23 @@ class TraceReader : public LineSink {
           c.cache_events.push_back(name);
         return;
       }
+      if (name == "fx_graph_runnable") {
+        pending_[{session_, id}].runnable = take_payload();
+        return;
+      }
+      if (name == "after_joint_graph") {
+        pending_[{session_, id}].graphs[name] = take_payload();
+        return;
+      }
+      if (name == "inductor_provenance_tracking_node_mappings") {
+        // Logged after the output code it maps.
+        Pending& p = pending_[{session_, id}];
+        if (p.last_source && !out_.compile_sources[*p.last_source].provenance.first_line) {
+          out_.compile_sources[*p.last_source].provenance = take_payload();
+          out_.compile_sources[*p.last_source].files.provenance_json = path_;
+        }
+        return;
+      }
       if (name == "dynamo_graph_break_reason") {
         GraphBreak gb = parse_graph_break(payload_lines(), payload_loc(0));
         gb.session = session_;
@@ -314,14 +331,20 @@ class TraceReader : public LineSink {
       }
       return;
     }
+    if (kind == "aot_forward_graph" || kind == "aot_backward_graph" || kind == "aot_inference_graph") {
+      pending_[{session_, id}].graphs[kind] = take_payload();
+      return;
+    }
     if (kind == "inductor_output_code") {
       const auto& lines = payload_lines();
+      std::string aot_id;
       if (!lines.empty() && starts_with(lines[0], "# AOT ID: ")) {
         std::string_view l = lines[0];
         auto q1 = l.find('\''), q2 = l.rfind('\'');
-        if (q1 != std::string::npos && q2 > q1) add_unique(c.aot_ids, std::string(l.substr(q1 + 1, q2 - q1 - 1)));
+        if (q1 != std::string::npos && q2 > q1) add_unique(c.aot_ids, aot_id = std::string(l.substr(q1 + 1, q2 - q1 - 1)));
       }
       c.output_code_hash = payload_md5();  // computed once, for the check and for this
+      add_compile_source(id, aot_id);
       return;
     }
     if (kind == "create_symbol" || kind == "create_unbacked_symbol") {
@@ -344,6 +367,55 @@ class TraceReader : public LineSink {
     }
   }
 
+  // The open event's payload, checked, moved out of the reader.
+  TracePayload take_payload() {
+    if (!has_payload_) return {};
+    payload_text();
+    return {payload_first_line_, std::move(*payload_text_)};
+  }
+
+  // The compile whose output code the open event holds: its payloads, joined to the AOT graph
+  // and the fx_graph_runnable logged before it under the same compile id. A module without an
+  // AOT ID (cpp_wrapper=True) takes its kind from the graphs: inference, or forward then backward.
+  void add_compile_source(const CompileId& id, const std::string& aot_id) {
+    Pending& p = pending_[{session_, id}];
+    TraceCompileSource src;
+    if (size_t us = aot_id.find('_'); us != std::string::npos) {
+      src.graph_kind = aot_id.substr(us + 1);
+      src.model_index = leading_int(aot_id);
+    } else if (p.graphs.count("aot_inference_graph")) {
+      src.graph_kind = "inference";
+    } else {
+      src.graph_kind = p.output_codes == 0 ? "forward" : "backward";
+    }
+    ++p.output_codes;
+    src.output_code_md5 = payload_md5();
+    src.output_code = take_payload();
+    src.files.output_code = path_;
+    src.files.trace_compile_id = id.str();
+    src.files.trace_session = session_;
+    src.files.trace_output_code_line = src.output_code.first_line;
+    // The graph Inductor was given (what fx_graph_readable.py prints): an inference graph after the
+    // joint-graph passes (which may bake a scalar into the graph), logged as `after_joint_graph`
+    // when AOTAutograd ran them; a training graph is partitioned after them.
+    auto g = p.graphs.end();
+    if (src.graph_kind == "inference") g = p.graphs.find("after_joint_graph");
+    if (g == p.graphs.end()) g = p.graphs.find("aot_" + src.graph_kind + "_graph");
+    if (g != p.graphs.end()) {
+      src.fx_graph_event = g->first;
+      src.fx_graph = std::move(g->second);
+      src.files.fx_graph_readable = path_;
+      p.graphs.erase(g);
+    }
+    if (p.runnable.first_line) {
+      src.runnable = std::move(p.runnable);
+      src.files.fx_graph_runnable = path_;
+      p.runnable = {};
+    }
+    p.last_source = out_.compile_sources.size();
+    out_.compile_sources.push_back(std::move(src));
+  }
+
   void note_user_file(const std::string& f) {
     if (f.empty() || f.find("/torch/") != std::string::npos) return;
     add_unique(out_.user_files, f);
@@ -363,6 +435,14 @@ class TraceReader : public LineSink {
   std::optional<std::string> payload_text_, payload_md5_;
   std::map<int, std::string> strings_;
   std::set<CompileId> started_;
+  // Per (session, compile id): what was logged for its next Inductor compile.
+  struct Pending {
+    std::map<std::string, TracePayload> graphs;  // by event name, the last of each
+    TracePayload runnable;
+    int output_codes = 0;
+    std::optional<size_t> last_source;  // in out_.compile_sources
+  };
+  std::map<std::pair<int, CompileId>, Pending> pending_;
   int session_ = 0;
   bool warned_foreign_ = false;
 };

@@ -38,7 +38,7 @@ struct FrameCompile {
   int frame_compile_id = -1;                   // the 1 of "2/1"
   bool superseded = false;                     // a later attempt of the same compile restarted it
   std::vector<std::string> restart_reasons;    // compilation_metrics.restart_reasons
-  std::vector<std::string> compile_dirs;       // model__N_<kind>_<id> folders it produced (full paths)
+  std::vector<std::string> compile_dirs;       // the compiles it produced, by compile_origin() (folder paths)
   std::vector<std::string> aot_ids;            // "3_inference" from the output code's "# AOT ID" line
   std::string output_code_hash;                // md5 of the inductor_output_code payload (cache reuse test)
   std::vector<std::string> shape_env_guards;   // ShapeEnv guards ("Eq(zf2, 2.0)"), not in the guard tree
@@ -92,7 +92,7 @@ struct DerivedLiteral {
   SourceLoc loc;              // the literal's line in fx_graph_readable.py / output_code.py
   std::optional<SourceLoc> user_loc;  // user line from the "# File:" comment
   std::string user_code;
-  std::string compile_dir;    // compile folder it was read from
+  std::string compile_id;     // the model's compile it was read from (Compile::id)
   std::vector<std::string> other_values;  // the same literal in the other compiles ("cid=value")
   std::string derived_by = "alignment";   // alignment (changes across compiles) | sym_expr (equals expr at hint)
   std::string expr;                       // for sym_expr: "-(FloatTrueDiv(0.001, ...)) at zf2=2.0"
@@ -120,7 +120,7 @@ struct ScalarUse {
   std::vector<DerivedLiteral> literals;       // literals of this compile that derive from it
   std::string cache_event;                    // aotautograd/fx_graph cache hit, when one served this compile
   std::string same_artifact_as;               // compile id whose identical output code served this one
-  std::vector<std::string> compile_dirs;      // compile folders of this compile
+  std::vector<std::string> compile_dirs;      // the compiles of this compile, by compile_origin()
   bool guards_logged = false;                 // a guard tree of this compile was read (else "not pinned" is unknown)
 };
 

@@ -282,6 +282,36 @@ struct CompileFiles {
   FilePath provenance_json;
   FilePath fx_json;              // our FX graph JSON (docs/fx-graph-json.md), when given
   FilePath run_dir;              // the run_* folder, if known
+  // A compile read from a TORCH_TRACE log (dir empty; the paths above that have a payload name
+  // the log): its Dynamo compile id ("1/0"), the log's session (torch._dynamo.reset() starts
+  // another) and the log's line where its output code starts.
+  std::string trace_compile_id;
+  int trace_session = 0;
+  int trace_output_code_line = 0;
+};
+
+// What identifies a compile's input among all of the program's: its folder, else its output code
+// (with the line of the payload, for a TORCH_TRACE compile), else its FX graph JSON.
+std::string compile_origin(const CompileFiles& f);
+
+// A text of a compile held as a TORCH_TRACE payload.
+struct TracePayload {
+  int first_line = 0;  // the log's line that holds the payload's first line (0: no payload)
+  std::string text;
+};
+
+// A compile whose files are payloads of a TORCH_TRACE log, read into the model the way a compile
+// folder is: `inductor_output_code` for output_code.py, the AOT graph (`aot_forward_graph`, ...)
+// for fx_graph_readable.py (the same graph, printed with strides and devices), the
+// `fx_graph_runnable` and `inductor_provenance_tracking_node_mappings` artifacts for the files of
+// those names.
+struct TraceCompileSource {
+  CompileFiles files;
+  std::string graph_kind;  // forward | backward | inference
+  int model_index = -1;    // N of "# AOT ID: ['N_forward']" (-1: a cpp_wrapper module has no header)
+  std::string fx_graph_event;  // the event the FX graph came from ("aot_forward_graph")
+  TracePayload output_code, fx_graph, runnable, provenance;
+  std::string output_code_md5;
 };
 
 struct Compile {

@@ -80,9 +80,8 @@ class ProvenanceBuilder : public scan::JsonEvents {
   std::vector<IString>* names_ = nullptr;
 };
 
-void read_provenance(const FilePath& path, Compile& c, DiagSink& diags) {
-  std::string text;
-  if (!read_text_file(path, text, diags)) return;
+// `text` is the mapping's text, whose first line is line `first_line` of `path`.
+void read_provenance(const FilePath& path, const std::string& text, int first_line, Compile& c, DiagSink& diags) {
   // Into a scratch model first: a file that turns out not to be JSON leaves no facts behind.
   Provenance read;
   bool ok, top_is_object;
@@ -102,7 +101,7 @@ void read_provenance(const FilePath& path, Compile& c, DiagSink& diags) {
     top_is_object = builder.top_is_object();
   }
   if (!ok || !top_is_object) {
-    diags.warning("parse-json", "provenance mapping is not a JSON object; ignored", SourceLoc{path, 1, 0});
+    diags.warning("parse-json", "provenance mapping is not a JSON object; ignored", SourceLoc{path, first_line, 0});
     return;
   }
   c.provenance = std::move(read);
@@ -110,18 +109,16 @@ void read_provenance(const FilePath& path, Compile& c, DiagSink& diags) {
 
 // `torch._inductor.config.emulate_precision_casts = True` lines of fx_graph_runnable.py, and
 // its "# torch version:" header.
-void read_runnable(const std::string& path, Compile& c, std::string& torch_version, DiagSink& diags) {
-  // Everything read here precedes the model's code (`class Repro(...)`): the rest, most of the
-  // file, is not read at all.
-  std::string text;
-  if (!read_text_file_head(path, "\nclass Repro(", text, diags)) return;
+// Everything read here precedes the model's code (`class Repro(...)`): of a file, the rest (most
+// of it) is not read at all.
+void read_runnable(std::string_view text, Compile& c, std::string& torch_version) {
   std::vector<scan::ConfigLine> lines;
   if (scan::runnable_config(text, lines) != scan::Match::Unsure) {
     for (const auto& l : lines)
       c.config[std::string(l.module.substr(1)) + "." + std::string(l.key)] = std::string(l.value);
   } else {
     static const RE2 cfg(scan::kRunnableConfigPattern);
-    re2::StringPiece in(text);
+    re2::StringPiece in(text.data(), text.size());
     std::string mod, key, val;
     while (RE2::FindAndConsume(&in, cfg, &mod, &key, &val)) c.config[mod.substr(1) + "." + key] = val;
   }
@@ -132,7 +129,7 @@ void read_runnable(const std::string& path, Compile& c, std::string& torch_versi
   } else if (found == scan::Match::Unsure) {
     static const RE2 ver(scan::kTorchVersionPattern);
     std::string v;
-    if (RE2::PartialMatch(text, ver, &v)) torch_version = v;
+    if (RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), ver, &v)) torch_version = v;
   }
 }
 
@@ -149,17 +146,34 @@ bool holds_cpp_wrapper(std::string_view text) {
 }
 
 // `output_code` is the text of f.output_code, read by build_compiles; null when there is none
-// or its read failed (the read reported why).
+// or its read failed (the read reported why). With `trace`, the compile is read from that
+// TORCH_TRACE's payloads (f is trace->files, `output_code` its output code payload).
 void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, size_t& files_read,
-               std::vector<size_t>& cpp_kernels, DiagSink& diags, const std::string* output_code) {
+               std::vector<size_t>& cpp_kernels, DiagSink& diags, const std::string* output_code,
+               const TraceCompileSource* trace = nullptr) {
   c.files = f;
-  std::string base = !f.dir.empty() ? fs::path(f.dir.str()).filename().string()
-                                    : fs::path((!f.output_code.empty() ? f.output_code : f.fx_json).str()).filename().string();
-  c.id = base;
-  if (!parse_compile_dir_name(base, c.model_index, c.graph_kind, c.trailing_id)) c.graph_kind = "unknown";
   std::string text;
-  if (!f.fx_graph_readable.empty() && read_text_file(f.fx_graph_readable, text, diags)) {
-    if (parse_fx_readable(f.fx_graph_readable, text, c.fx, diags)) ++files_read;
+  if (trace) {
+    // "trace_1_0_inference": the Dynamo compile id [1/0] and the graph's kind.
+    std::string cid = f.trace_compile_id;
+    std::replace(cid.begin(), cid.end(), '/', '_');
+    c.id = "trace_" + cid + "_" + trace->graph_kind;
+    c.graph_kind = trace->graph_kind;
+    c.model_index = trace->model_index;
+    if (trace->fx_graph.first_line &&
+        parse_fx_readable(f.fx_graph_readable, trace->fx_graph.text, c.fx, diags, FxReadableRead::Scan,
+                          trace->fx_graph.first_line)) {
+      c.fx.origin = trace->fx_graph_event;
+      ++files_read;
+    }
+  } else {
+    std::string base = !f.dir.empty() ? fs::path(f.dir.str()).filename().string()
+                                      : fs::path((!f.output_code.empty() ? f.output_code : f.fx_json).str()).filename().string();
+    c.id = base;
+    if (!parse_compile_dir_name(base, c.model_index, c.graph_kind, c.trailing_id)) c.graph_kind = "unknown";
+    if (!f.fx_graph_readable.empty() && read_text_file(f.fx_graph_readable, text, diags)) {
+      if (parse_fx_readable(f.fx_graph_readable, text, c.fx, diags)) ++files_read;
+    }
   }
   if (!f.fx_json.empty() && read_text_file(f.fx_json, text, diags)) {
     FxGraph g;
@@ -171,13 +185,22 @@ void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, si
     }
   }
   if (!f.output_code.empty() && output_code) {
-    parse_output_code(f.output_code, *output_code, c, diags, &cpp_kernels);
+    parse_output_code(f.output_code, *output_code, c, diags, &cpp_kernels, trace ? trace->output_code.first_line : 1);
     ++files_read;
-  } else if (!f.dir.empty() && f.output_code.empty() && f.fx_json.empty()) {
-    // Reported by ingest already.
   }
-  if (!f.provenance_json.empty()) read_provenance(f.provenance_json, c, diags);
-  if (!f.fx_graph_runnable.empty()) read_runnable(f.fx_graph_runnable, c, torch_version, diags);
+  if (trace) {
+    if (trace->provenance.first_line)
+      read_provenance(f.provenance_json, trace->provenance.text, trace->provenance.first_line, c, diags);
+    if (trace->runnable.first_line) {
+      std::string_view runnable = trace->runnable.text;
+      read_runnable(runnable.substr(0, runnable.find("\nclass Repro(")), c, torch_version);
+    }
+  } else {
+    if (!f.provenance_json.empty() && read_text_file(f.provenance_json, text, diags))
+      read_provenance(f.provenance_json, text, 1, c, diags);
+    if (!f.fx_graph_runnable.empty() && read_text_file_head(f.fx_graph_runnable, "\nclass Repro(", text, diags))
+      read_runnable(text, c, torch_version);
+  }
   if (c.graph_kind == "unknown" && !c.aot_ids.empty()) {
     for (const char* k : {"forward", "backward", "inference"})
       if (c.aot_ids[0].find(k) != std::string::npos) c.graph_kind = k;
@@ -220,6 +243,65 @@ void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, si
   c.launches.shrink_to_fit();
 }
 
+// The C++ kernels the hand reader takes are read right after their compile is built: their sources
+// need not wait in memory for the C++ stage (~8% of the model's peak on the benchmark corpus).
+// Only those it declines stay in `cpp_kernels`, for that stage, where the installed reader (Clang)
+// reads them. Without `keep_kernel_sources` the sources of the others are dropped.
+void read_hand_cpp_kernels(Compile& c, std::vector<size_t>& cpp_kernels, bool keep_kernel_sources) {
+  std::vector<Kernel>& kernels = c.kernels;
+  if (cpp_hand_readers_enabled())
+    std::erase_if(cpp_kernels, [&](size_t k) { return read_cpp_kernel_hand(kernels[k], c.files.output_code); });
+  if (!keep_kernel_sources) {
+    std::vector<char> waiting(kernels.size(), 0);
+    for (size_t k : cpp_kernels) waiting[k] = 1;
+    for (size_t k = 0; k < kernels.size(); ++k)
+      if (!waiting[k]) std::string().swap(kernels[k].source);
+  }
+}
+
+// Appends freshly built compiles to the program: ids made unique, the torch version taken from
+// the first that names one, and the C++ kernels their build left unread handed on (to
+// `cpp_kernels_out`, or read here). Returns the files read.
+size_t add_compiles(std::vector<Compile>&& compiles, const std::vector<std::string>& versions,
+                    const std::vector<size_t>& read, const std::vector<std::vector<size_t>>& cpp_kernels,
+                    Program& program, DiagSink& diags, int jobs, std::vector<CppKernelJob>* cpp_kernels_out) {
+  size_t n = compiles.size(), first = program.compiles.size();
+  // The C++ kernels of every compile, read together: the reader parses each distinct source
+  // once and batches them (many kernels per Clang run), on `jobs` threads. The kernels are
+  // addressed in the model's final place (program.compiles, moved below).
+  std::vector<std::pair<size_t, size_t>> cpp_refs;
+  for (size_t i = 0; i < n; ++i)
+    for (size_t k : cpp_kernels[i]) cpp_refs.push_back({first + i, k});
+  size_t total = 0;
+  bool had_version = !program.torch_version.empty();
+  for (size_t i = 0; i < n; ++i) {
+    total += read[i];
+    if (program.torch_version.empty() && !versions[i].empty()) program.torch_version = versions[i];
+  }
+  // Two compiles may share a folder name when several runs are given: make ids unique.
+  std::map<std::string, int> seen;
+  for (const auto& c : program.compiles) seen[c.id]++;
+  for (auto& c : compiles) {
+    int k = seen[c.id]++;
+    if (k > 0) c.id += "#" + std::to_string(k + 1);
+  }
+  for (auto& c : compiles) program.compiles.push_back(std::move(c));
+  std::vector<CppKernelJob> cpp_jobs;
+  for (auto [i, k] : cpp_refs)
+    cpp_jobs.push_back({&program.compiles[i].kernels[k], program.compiles[i].files.output_code});
+  if (cpp_kernels_out) cpp_kernels_out->insert(cpp_kernels_out->end(), cpp_jobs.begin(), cpp_jobs.end());
+  else read_cpp_kernels_with_reader(cpp_jobs, diags, jobs);  // the hand reader had them in `build`
+  if (!had_version && !program.torch_version.empty()) {
+    // Other releases may lay out their files differently.
+    if (!is_tested_torch_version(program.torch_version))
+      diags.warning("version-mismatch",
+                    "input was written by torch " + program.torch_version + "; inductor-lint is tested on " +
+                        kTestedTorchText + " output, so some facts may be missing",
+                    SourceLoc{n ? program.compiles[first].files.fx_graph_runnable : FilePath(), 0, 0});
+  }
+  return total;
+}
+
 }  // namespace
 
 void read_cpp_kernels(const std::vector<CppKernelJob>& cpp_kernels, DiagSink& diags, int jobs) {
@@ -253,19 +335,7 @@ size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags,
   std::vector<std::vector<size_t>> cpp_kernels(n);
   auto build = [&](size_t i, const std::string* output_code) {
     build_one(in.compiles[i], compiles[i], versions[i], read[i], cpp_kernels[i], diags, output_code);
-    std::vector<Kernel>& kernels = compiles[i].kernels;
-    // The C++ kernels the hand reader takes are read here, with their compile: their sources need
-    // not wait in memory for the C++ stage (~8% of the model's peak on the benchmark corpus). Only
-    // those it declines go on to that stage, where the installed reader (Clang) reads them.
-    if (cpp_hand_readers_enabled())
-      std::erase_if(cpp_kernels[i],
-                    [&](size_t k) { return read_cpp_kernel_hand(kernels[k], in.compiles[i].output_code); });
-    if (!keep_kernel_sources) {
-      std::vector<char> waiting(kernels.size(), 0);
-      for (size_t k : cpp_kernels[i]) waiting[k] = 1;
-      for (size_t k = 0; k < kernels.size(); ++k)
-        if (!waiting[k]) std::string().swap(kernels[k].source);
-    }
+    read_hand_cpp_kernels(compiles[i], cpp_kernels[i], keep_kernel_sources);
   };
   // With the Clang reader, C++ wrappers are parsed several per Clang run (half of a wrapper's
   // parse is a fixed cost): a thread takes runs of consecutive compiles, and at the first
@@ -313,38 +383,23 @@ size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags,
       build(i, ok ? &buffer : nullptr);
     }
   });
-  // The C++ kernels of every compile, read together: the reader parses each distinct source
-  // once and batches them (many kernels per Clang run), on `jobs` threads. The kernels are
-  // addressed in the model's final place (program.compiles, moved below).
-  std::vector<std::pair<size_t, size_t>> cpp_refs;
-  for (size_t i = 0; i < n; ++i)
-    for (size_t k : cpp_kernels[i]) cpp_refs.push_back({i, k});
-  size_t total = 0;
-  for (size_t i = 0; i < n; ++i) {
-    total += read[i];
-    if (program.torch_version.empty() && !versions[i].empty()) program.torch_version = versions[i];
-  }
-  // Two compiles may share a folder name when several runs are given: make ids unique.
-  std::map<std::string, int> seen;
-  for (auto& c : compiles) {
-    int k = seen[c.id]++;
-    if (k > 0) c.id += "#" + std::to_string(k + 1);
-  }
-  program.compiles = std::move(compiles);
-  std::vector<CppKernelJob> cpp_jobs;
-  for (auto [i, k] : cpp_refs)
-    cpp_jobs.push_back({&program.compiles[i].kernels[k], program.compiles[i].files.output_code});
-  if (cpp_kernels_out) cpp_kernels_out->insert(cpp_kernels_out->end(), cpp_jobs.begin(), cpp_jobs.end());
-  else read_cpp_kernels_with_reader(cpp_jobs, diags, jobs);  // the hand reader had them in `build`
-  if (!program.torch_version.empty()) {
-    // Other releases may lay out their files differently.
-    if (!is_tested_torch_version(program.torch_version))
-      diags.warning("version-mismatch",
-                    "input was written by torch " + program.torch_version + "; inductor-lint is tested on " +
-                        kTestedTorchText + " output, so some facts may be missing",
-                    SourceLoc{in.compiles.empty() ? "" : in.compiles[0].fx_graph_runnable, 0, 0});
-  }
-  return total;
+  return add_compiles(std::move(compiles), versions, read, cpp_kernels, program, diags, jobs, cpp_kernels_out);
+}
+
+size_t build_trace_compiles(std::vector<TraceCompileSource>&& sources, Program& program, DiagSink& diags, int jobs,
+                            bool keep_kernel_sources) {
+  size_t n = sources.size();
+  std::vector<Compile> compiles(n);
+  std::vector<std::string> versions(n);
+  std::vector<size_t> read(n, 0);
+  std::vector<std::vector<size_t>> cpp_kernels(n);
+  parallel_for(n, jobs, [&](size_t i) {
+    TraceCompileSource& src = sources[i];
+    build_one(src.files, compiles[i], versions[i], read[i], cpp_kernels[i], diags, &src.output_code.text, &src);
+    src = TraceCompileSource{};  // the payloads are in the model now
+    read_hand_cpp_kernels(compiles[i], cpp_kernels[i], keep_kernel_sources);
+  });
+  return add_compiles(std::move(compiles), versions, read, cpp_kernels, program, diags, jobs, nullptr);
 }
 
 }  // namespace ilint

@@ -495,7 +495,8 @@ void from_parsed(const py::Module& m, const py::Stmt& s, ReadableStmt& r) {
 // false at the first thing it does not take, and the caller then parses the whole file.
 class ReadableScanner {
  public:
-  explicit ReadableScanner(std::string_view text) : s_(text) {}
+  // `first_line`: the line number of the text's first line in its file.
+  ReadableScanner(std::string_view text, int first_line) : s_(text), first_line_(first_line) {}
 
   template <class Emit>
   bool read(Emit&& emit) {
@@ -507,7 +508,7 @@ class ReadableScanner {
     enum { BeforeClass, BeforeDef, Body, AfterReturn } state = BeforeClass;
     std::vector<std::string_view> pending;  // the comment block being read
     int last_comment_line = -10;
-    int line = 0;
+    int line = first_line_ - 1;
     size_t pos = 0;
     while (pos < s_.size()) {
       size_t nl = s_.find('\n', pos);
@@ -856,21 +857,22 @@ class ReadableScanner {
   // Nesting taken before the parser is asked: far under the parser's own limit.
   static constexpr int kMaxDepth = 32;
   std::string_view s_;
+  int first_line_;
 };
 
 }  // namespace
 
 bool fx_readable_scans(std::string_view text) {
-  return ReadableScanner(text).read([](const ReadableStmt&) {});
+  return ReadableScanner(text, 1).read([](const ReadableStmt&) {});
 }
 
 bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& out, DiagSink& diags,
-                       FxReadableRead how) {
+                       FxReadableRead how, int first_line) {
   if (how == FxReadableRead::Scan) {
     // Into a scratch graph: a file the line reader gives up on halfway leaves nothing behind.
     FxGraph scanned;
     ReadableBuilder builder(path, scanned);
-    if (ReadableScanner(text).read([&](const ReadableStmt& r) { builder.add(r); })) {
+    if (ReadableScanner(text, first_line).read([&](const ReadableStmt& r) { builder.add(r); })) {
       if (out.nodes.empty()) {
         out = std::move(scanned);
       } else {
@@ -882,7 +884,7 @@ bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& o
   }
   if (how == FxReadableRead::Parse) {
     // `text` outlives the module: parse it in place.
-    py::Module m = py::parse_module_view(text);
+    py::Module m = py::parse_module_view(text, first_line - 1);
     for (auto& i : m.issues) diags.warning("parse-python", i.message, SourceLoc{path, i.line, i.col});
     out.nodes.reserve(out.nodes.size() + m.stmts.size());  // at most one node per statement
     ReadableBuilder builder(path, out);
@@ -895,7 +897,7 @@ bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& o
   out.origin = "fx_graph_readable.py";
   out.file = path;
   if (out.nodes.empty()) {
-    diags.warning("parse-fx-empty", "no FX graph nodes found", SourceLoc{path, 1, 0});
+    diags.warning("parse-fx-empty", "no FX graph nodes found", SourceLoc{path, first_line, 0});
     return false;
   }
   return true;

@@ -17,7 +17,8 @@ TensorMeta parse_value_annotation(std::string_view text, ValueKind& kind);
 enum class FxReadableRead { Scan, Parse };
 
 // Parses a print_readable module. Nodes of nested submodules (higher-order ops) are kept too,
-// named as written. Returns false when nothing could be parsed.
+// named as written. Returns false when nothing could be parsed. `first_line` is the line of
+// `path` that holds the text's first line (a TORCH_TRACE payload starts deep in its log).
 //
 // Most of these files are one `class ...(torch.nn.Module):` with one `def forward(self, ...):`
 // whose body is node lines (`add: "f32[8]" = torch.ops.aten.add.Tensor(x, 2.0);  x = None`),
@@ -29,7 +30,7 @@ enum class FxReadableRead { Scan, Parse };
 // Both feed one node builder. tests/unit/fx_readable_scan_test.cpp and fuzz_fx_text check that
 // the graph and the diagnostics are the same either way.
 bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& out, DiagSink& diags,
-                       FxReadableRead how = FxReadableRead::Scan);
+                       FxReadableRead how = FxReadableRead::Scan, int first_line = 1);
 
 // Whether the line reader of parse_fx_readable takes `text` whole (for tests and the benchmark).
 bool fx_readable_scans(std::string_view text);

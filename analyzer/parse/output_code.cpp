@@ -200,7 +200,7 @@ bool is_fallback_callee(const std::string& f) {
 }  // namespace
 
 void parse_output_code(const FilePath& path, const std::string& text, Compile& c, DiagSink& diags,
-                       std::vector<size_t>* cpp_kernels_to_read) {
+                       std::vector<size_t>* cpp_kernels_to_read, int first_line) {
   static const RE2 aot_re(R"(^# AOT ID: \[(.*)\])");
   std::string aot;
   bool has_aot_header = RE2::PartialMatch(text.substr(0, text.find('\n')), aot_re, &aot);
@@ -208,7 +208,7 @@ void parse_output_code(const FilePath& path, const std::string& text, Compile& c
     for (auto& a : split_list(aot)) c.aot_ids.push_back(a.size() >= 2 ? a.substr(1, a.size() - 2) : a);
 
   // `text` outlives the module: parse it in place.
-  py::Module m = py::parse_module_view(text);
+  py::Module m = py::parse_module_view(text, first_line - 1);
   for (auto& i : m.issues) diags.warning("parse-python", i.message, SourceLoc{path, i.line, i.col});
 
   // ---- Kernel definitions (module level).
@@ -315,7 +315,7 @@ void parse_output_code(const FilePath& path, const std::string& text, Compile& c
     diags.warning("version-mismatch",
                   std::string("output_code.py has no '# AOT ID:' header (inductor-lint is tested on ") +
                       kTestedTorchText + " output); reading it anyway",
-                  SourceLoc{path, 1, 1});
+                  SourceLoc{path, first_line, 1});
 
   // ---- The call function.
   std::set<std::string> inputs;

@@ -57,15 +57,16 @@ TEST(Cli, UnknownRuleIdsAreUsageErrors) {
 
 // A TORCH_TRACE log given alone holds output code the analyzer does not read from a trace: the report
 // says so instead of a silent "0 finding(s)". With the debug folder of the same run, it says nothing.
-TEST(Cli, TraceAloneSaysWhichCompilesWereNotRead) {
+TEST(Cli, TraceAloneIsAWholeInput) {
   std::string out;
   run_binary(fixture("s2_cuda") + "/trace --format json --fail-on never", &out);
   auto alone = nlohmann::json::parse(out);
-  ASSERT_EQ(alone["diagnostics"].size(), 1u) << out;
-  EXPECT_EQ(alone["diagnostics"][0]["code"], "trace-output-code-unread");
-  EXPECT_NE(alone["diagnostics"][0]["message"].get<std::string>().find("(0/0)"), std::string::npos);
-  run_binary(fixture("s2_cuda") + " --format json --fail-on never", &out);
-  for (const auto& d : nlohmann::json::parse(out)["diagnostics"]) EXPECT_NE(d["code"], "trace-output-code-unread");
+  EXPECT_TRUE(alone["diagnostics"].empty()) << out;
+  ASSERT_EQ(alone["findings"].size(), 2u) << out;
+  for (const auto& f : alone["findings"]) {
+    EXPECT_EQ(f["rule"], "reduced-precision-scan");
+    EXPECT_EQ(f["location"]["file"].get<std::string>().find(fixture("s2_cuda") + "/trace/"), 0u);
+  }
 }
 
 // A CUDA compile with cpp_wrapper=True defines its Triton kernels in the module's "Compile-time

@@ -20,6 +20,7 @@
 #include "analyzer/dynamo/log_line.h"
 #include "analyzer/pipeline.h"
 #include "analyzer/rule.h"
+#include "test_util.h"
 
 namespace fs = std::filesystem;
 using namespace ilint;
@@ -247,6 +248,28 @@ TEST(StaleScalar, FiresOnSingleDynamicCompileBySymbolicValue) {
   size_t deleted = 0;
   for (const auto& p : doomed) deleted += fs::remove_all(p) > 0;
   ASSERT_EQ(deleted, 2u);
+  // The trace holds their output code too (it would be read in their place): its events go as well.
+  size_t events = 0;
+  for (const auto& e : fs::directory_iterator(dir / "trace")) {
+    std::istringstream in(ilint::testing::read_all(e.path()));
+    std::ostringstream out;
+    std::string l, event;
+    auto flush = [&] {
+      bool doomed_code = event.find("\"inductor_output_code\"") != std::string::npos &&
+                         (event.find("# AOT ID: ['1_inference']") != std::string::npos ||
+                          event.find("# AOT ID: ['4_inference']") != std::string::npos);
+      if (doomed_code) ++events;
+      else out << event;
+      event.clear();
+    };
+    while (std::getline(in, l)) {
+      if (l.empty() || l[0] != '\t') flush();
+      event += l + "\n";
+    }
+    flush();
+    ilint::testing::write_all(e.path(), out.str());
+  }
+  ASSERT_EQ(events, 2u);
   auto a = run_path(dir.string());
   auto stale = by_rule(*a, "stale-scalar");
   ASSERT_EQ(stale.size(), 1u);
@@ -284,7 +307,7 @@ TEST(StaleScalar, CachedArtifactServingSeveralValues) {
   d.node = "triton_poi_fused_0";
   d.key = "inference|triton_poi_fused_0/2#1";
   d.loc = {"/c/model__1_inference_1.1/output_code.py", 91, 0};
-  d.compile_dir = "/c/model__1_inference_1.1";
+  d.compile_id = "model__1_inference_1.1";
   a.literals.push_back(d);
   ScalarUse b;
   b.compile_id = "2/1";
