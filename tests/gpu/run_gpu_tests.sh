@@ -3,7 +3,7 @@
 #
 #   tests/gpu/run_gpu_tests.sh OUTDIR [GROUP...]
 #
-# GROUPs: stale stale_extra cppwrap fxjson mutation cast cpuvocab confirm timing (default: all; timing runs last, alone). Everything runs in parallel
+# GROUPs: stale stale_extra cppwrap fxjson mutation cast cpuvocab forms confirm timing (default: all; timing runs last, alone). Everything runs in parallel
 # (MAXJ jobs at a time), each job bounded by `timeout`, the whole run by DEADLINE_S seconds.
 # Results:
 #   OUTDIR/fixtures/<name>/   captures made with tools/capture.py (copy the ones to keep into fixtures/)
@@ -121,6 +121,14 @@ if want cpuvocab; then
   done
   for v in layer_norm arg_reduce index_ops mlp_train attention nan_max int_ops bf16_mix; do
     job "cpu_vocab_${v}_cppwrap" "$CAP --name cpu_vocab_${v}_cppwrap --output-code --harvest-cpp-wrappers --env TORCHINDUCTOR_CPP_WRAPPER=1 $SCRIPTS/cpu_vocab.py $v"
+  done
+fi
+
+if want forms; then
+  # The rarer kernel forms (tools/capture_scripts/kernel_forms.py) on cuda, for the kernel form census
+  for v in atomic_add scatter_amax split_scan coop_reduction combo combo_blocks block_ptr tensor_desc device_assert \
+           libdevice inline_asm transpose masked_tail; do
+    job "forms_$v" "$CAP --name forms_$v $SCRIPTS/kernel_forms.py $v cuda"
   done
 fi
 
