@@ -79,6 +79,8 @@ confirm options:
   --dump-model            print the model (compiles, kernels, buffers, frames) and exit
   --color / --no-color    colored text (default: when stdout is a terminal)
   --no-diagnostics        do not list input diagnostics in text output
+  --coverage              list what was read of each compile in text output (kernels partly
+                          read and the forms skipped, FX graph, Dynamo log, rules that could not decide)
   --time-report           print the wall and CPU time of each stage to stderr
   -h, --help              this text
 )";
@@ -92,6 +94,7 @@ struct CliOptions {
   bool dump_model = false;
   int color = -1;  // -1: auto
   bool diagnostics = true;
+  bool coverage = false;
   bool time_report = false;
   ilint::ConfirmOptions confirm;
   std::string confirm_results;
@@ -202,6 +205,8 @@ bool parse_args(int argc, char** argv, CliOptions& o, int& rc) {
       o.time_report = true;
     } else if (a == "--no-diagnostics") {
       o.diagnostics = false;
+    } else if (a == "--coverage") {
+      o.coverage = true;
     } else if (!a.empty() && a[0] == '-') {
       rc = usage_error("unknown option " + a);
       return false;
@@ -405,6 +410,7 @@ int run_cli(int argc, char** argv) {
     ilint::TextOptions t;
     t.color = o.color == 1 || (o.color == -1 && o.output.empty() && isatty(STDOUT_FILENO));
     t.show_diagnostics = o.diagnostics;
+    t.show_coverage = o.coverage;
     ilint::write_text(a, t, *out);
   }
   if (a.files_read == 0) {
@@ -443,15 +449,28 @@ int run_cli(int argc, char** argv) {
 #endif
 }
 
+// run_cli, with an allocation failure outside the guarded reads (a stage's shared tables, a report)
+// an exit 2 with a message, not an abort; the report is written through a temporary file, so an
+// earlier report at the output path stays as it was.
+int run_cli_guarded(int argc, char** argv) {
+  try {
+    return run_cli(argc, argv);
+  } catch (const std::bad_alloc&) {
+    static const char kMessage[] = "inductor-lint: out of memory; stopped (a report file given with -o is left as it was)\n";
+    (void)!write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+    return 2;
+  }
+}
+
 int main(int argc, char** argv) {
   // Clang needs a few MB of stack at the limits of cpp_limits.h: the main thread's is raised to the
   // pool threads' size (ilint::raise_stack_limit, parallel.h).
-  if (ilint::raise_stack_limit()) return run_cli(argc, argv);
+  if (ilint::raise_stack_limit()) return run_cli_guarded(argc, argv);
   // Only under a hard stack limit: the run goes on a thread that has the stack. Not always, since a
   // second thread cost 4-18% on small captures on this 2-vCPU machine (its first allocations and
   // page faults).
   int rc = 2;
-  ilint::WorkerThread run([&] { rc = run_cli(argc, argv); });
+  ilint::WorkerThread run([&] { rc = run_cli_guarded(argc, argv); });
   run.join();
   return rc;
 }

@@ -248,12 +248,19 @@ std::shared_ptr<DynamoLogs> read_dynamo_logs(const IngestResult& in, DiagSink& d
     DynamoLogs::CaptureLogs& c = logs->captures.emplace_back();
     c.root = root;
     c.cap = std::move(cap);
-    for (const auto& p : c.cap.torch_logs)
-      if (read_torch_logs(p, c.tl, diags)) c.sources.push_back(p);
-    for (const auto& p : c.cap.traces)
-      if (read_trace_log(p, c.tr, diags)) c.sources.push_back(p);
-    for (const auto& p : c.cap.debug_logs)
-      if (read_dynamo_debug_log(p, c.dl, diags)) c.sources.push_back(p);
+    // An allocation that fails while a log is read (a hostile file under a memory limit) drops
+    // what that log gave, with an error naming it; the other files are still read.
+    auto read_log = [&](const std::string& p, LogFacts& facts, bool (*reader)(const std::string&, LogFacts&, DiagSink&)) {
+      try {
+        if (reader(p, facts, diags)) c.sources.push_back(p);
+      } catch (const std::bad_alloc&) {
+        facts = LogFacts{};
+        diags.error("out-of-memory", "ran out of memory reading this log; what it says is left out", {p, 0, 0});
+      }
+    };
+    for (const auto& p : c.cap.torch_logs) read_log(p, c.tl, read_torch_logs);
+    for (const auto& p : c.cap.traces) read_log(p, c.tr, read_trace_log);
+    for (const auto& p : c.cap.debug_logs) read_log(p, c.dl, read_dynamo_debug_log);
     logs->files_read += c.sources.size();
   }
   return logs;

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <new>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -259,6 +260,22 @@ void read_hand_cpp_kernels(Compile& c, std::vector<size_t>& cpp_kernels, bool ke
   }
 }
 
+// Runs `build` for one compile. An allocation that fails there (a hostile file under a memory
+// limit) leaves the compile out with an error naming its file, and the others are still read.
+template <class Build>
+void guard_memory(const CompileFiles& f, Compile& c, std::vector<size_t>& cpp_kernels, DiagSink& diags, Build&& build) {
+  try {
+    build();
+  } catch (const std::bad_alloc&) {
+    c = Compile{};  // what was built of it goes back first
+    std::vector<size_t>().swap(cpp_kernels);
+    c.files = f;
+    c.id = compile_origin(f);
+    diags.error("out-of-memory", "ran out of memory reading this compile; it is left out, the rest is analyzed",
+                SourceLoc{f.output_code.empty() ? f.dir : f.output_code, f.trace_output_code_line, 0});
+  }
+}
+
 // Appends freshly built compiles to the program: ids made unique, the torch version taken from
 // the first that names one, and the C++ kernels their build left unread handed on (to
 // `cpp_kernels_out`, or read here). Returns the files read.
@@ -334,8 +351,10 @@ size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags,
   std::vector<size_t> read(n, 0);
   std::vector<std::vector<size_t>> cpp_kernels(n);
   auto build = [&](size_t i, const std::string* output_code) {
-    build_one(in.compiles[i], compiles[i], versions[i], read[i], cpp_kernels[i], diags, output_code);
-    read_hand_cpp_kernels(compiles[i], cpp_kernels[i], keep_kernel_sources);
+    guard_memory(in.compiles[i], compiles[i], cpp_kernels[i], diags, [&] {
+      build_one(in.compiles[i], compiles[i], versions[i], read[i], cpp_kernels[i], diags, output_code);
+      read_hand_cpp_kernels(compiles[i], cpp_kernels[i], keep_kernel_sources);
+    });
   };
   // With the Clang reader, C++ wrappers are parsed several per Clang run (half of a wrapper's
   // parse is a fixed cost): a thread takes runs of consecutive compiles, and at the first
@@ -395,9 +414,12 @@ size_t build_trace_compiles(std::vector<TraceCompileSource>&& sources, Program& 
   std::vector<std::vector<size_t>> cpp_kernels(n);
   parallel_for(n, jobs, [&](size_t i) {
     TraceCompileSource& src = sources[i];
-    build_one(src.files, compiles[i], versions[i], read[i], cpp_kernels[i], diags, &src.output_code.text, &src);
-    src = TraceCompileSource{};  // the payloads are in the model now
-    read_hand_cpp_kernels(compiles[i], cpp_kernels[i], keep_kernel_sources);
+    const CompileFiles files = src.files;
+    guard_memory(files, compiles[i], cpp_kernels[i], diags, [&] {
+      build_one(src.files, compiles[i], versions[i], read[i], cpp_kernels[i], diags, &src.output_code.text, &src);
+      src = TraceCompileSource{};  // the payloads are in the model now
+      read_hand_cpp_kernels(compiles[i], cpp_kernels[i], keep_kernel_sources);
+    });
   });
   return add_compiles(std::move(compiles), versions, read, cpp_kernels, program, diags, jobs, nullptr);
 }

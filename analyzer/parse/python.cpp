@@ -307,8 +307,13 @@ void tokenize_into(std::string_view src, std::vector<Token>& toks, std::vector<P
   int depth = 0;          // bracket depth: newlines inside brackets are not logical ends
   bool at_line_start = true;
   auto col_of = [&](size_t pos) { return static_cast<int>(pos - line_start) + 1; };
+  // The first 200 issues, then a count (as the parser's).
+  size_t dropped = 0;
+  int dropped_line = 0, dropped_col = 0;
   auto issue = [&](int l, int c, std::string msg) {
-    if (issues) issues->push_back({l, c, std::move(msg)});
+    if (!issues) return;
+    if (issues->size() < 200) issues->push_back({l, c, std::move(msg)});
+    else if (!dropped++) dropped_line = l, dropped_col = c;
   };
   auto add = [&](Tok kind, size_t b, size_t e) -> Token& {
     Token& t = toks.emplace_back();
@@ -505,6 +510,24 @@ void tokenize_into(std::string_view src, std::vector<Token>& toks, std::vector<P
       len = 2;  // ** // << >>
     else if (c == '-' && c1 == '>')
       len = 2;  // ->
+    // A run of characters Python has no token for (`$$$...`, stray bytes) is one error token and
+    // one issue: a megabyte of them made a token and a diagnostic per byte.
+    auto stray = [&](size_t at) {
+      char x = s[at];
+      return kLead.f[static_cast<unsigned char>(x)] == LOp && x != '\0' && !has(x, kOpChar);
+    };
+    if (len == 1 && stray(i)) {
+      size_t j = i + 1;
+      while (j < n && stray(j)) ++j;
+      Token& t = add(Tok::Error, i, j);
+      t.text = std::string_view(s + i, j - i);
+      t.code = op_code(std::string_view(s + i, 1));
+      std::string shown = std::isprint(static_cast<unsigned char>(c)) ? std::string(1, c) : std::string("\\x") + "??";
+      issue(line, t.col, j - i == 1 ? "unexpected character '" + shown + "'"
+                                    : "unexpected characters '" + shown + "...' (" + std::to_string(j - i) + " bytes)");
+      i = j;
+      continue;
+    }
     Token& t = add(Tok::Op, i, i + len);
     t.text = std::string_view(s + i, len);
     t.code = op_code(t.text);
@@ -512,10 +535,6 @@ void tokenize_into(std::string_view src, std::vector<Token>& toks, std::vector<P
       // ('\0' counts as an opener and a closer, as std::strchr found it in both sets: no net change.)
       if (c == '(' || c == '[' || c == '{' || c == '\0') ++depth;
       if (c == ')' || c == ']' || c == '}' || c == '\0') depth = depth > 0 ? depth - 1 : 0;
-      if (!has(c, kOpChar)) {
-        t.kind = Tok::Error;
-        issue(line, t.col, std::string("unexpected character '") + (std::isprint(static_cast<unsigned char>(c)) ? std::string(1, c) : std::string("\\x") + "??") + "'");
-      }
     }
     i += len;
   }
@@ -525,6 +544,9 @@ void tokenize_into(std::string_view src, std::vector<Token>& toks, std::vector<P
     t.line = line;
     t.begin = t.end = n;
   }
+  if (dropped)
+    issues->push_back({dropped_line, dropped_col,
+                       "and " + std::to_string(dropped) + " more unreadable character(s) from here on (not listed)"});
   Token& e = toks.emplace_back();
   e.kind = Tok::End;
   e.line = line;
@@ -606,7 +628,18 @@ class Parser {
     }
     return false;
   }
-  void issue(const Token& t, std::string msg) { m_.issues.push_back({t.line + m_.line_offset, t.col, std::move(msg)}); }
+  // The first kMaxIssues issues of a module, then a count: a file of garbage has one per statement,
+  // and every issue outlives the parse (the caller reports them).
+  static constexpr size_t kMaxIssues = 200;
+  void issue(const Token& t, std::string msg) {
+    if (m_.issues.size() >= kMaxIssues) {
+      if (!dropped_issues_++) dropped_at_ = {t.line + m_.line_offset, t.col};
+      return;
+    }
+    m_.issues.push_back({t.line + m_.line_offset, t.col, std::move(msg)});
+  }
+  size_t dropped_issues_ = 0;
+  std::pair<int, int> dropped_at_;
 
   Expr* make(Expr::Kind k, const Token& t) {
     Expr* e = a_.make<Expr>();
@@ -1424,6 +1457,9 @@ void Parser::parse_all() {
     new_line = false;
     last_comment_line = -10;
   }
+  if (dropped_issues_)
+    m_.issues.push_back({dropped_at_.first, dropped_at_.second,
+                         "and " + std::to_string(dropped_issues_) + " more syntax problem(s) from here on (not listed)"});
 }
 
 void parse_into(Module& m, std::string_view source, int line_offset) {

@@ -25,6 +25,10 @@ that is not the same bytes (or a different exit code) counts as a failure, as a 
 
 Under a sanitizer build, name its exit code: TSAN_OPTIONS=halt_on_error=1:exitcode=66 and --bad-exit 66.
 
+About one change in ten is a hostile shape of docs/security.md (mutate_hostile): an #include of a
+local file in an unusual spelling, a 1-200 KB run of one stray byte, terminal escapes and bidi
+overrides (a text report that prints one raw is a failure), a BOM, NULs, the file as UTF-16.
+
 Found so far: a `name<` chain Clang's parser takes exponential time on (tests/unit/cpp_limits_test.cpp);
 Clang's debug pragmas writing to stderr (4f120db); the text report waiting on a FIFO named as the
 user's source file (3a60322).
@@ -164,11 +168,45 @@ def mutate_structure(rng, work):
         os.symlink(os.path.dirname(d), os.path.join(d, "loop"))
 
 
+# The hostile inputs of docs/security.md, as changes to a real file: an #include of a local file in
+# each spelling a line filter misses (Clang must see no real file system), a long run of one stray
+# byte (a diagnostic per byte once took 7.9 GiB), terminal escapes and bidi overrides (the text
+# report must print them escaped), a BOM, NULs, the whole file as UTF-16.
+INCLUDES = [b'# include "/etc/hostname"\n', b'#\tinclude "/etc/passwd"\n', b'#/**/include </etc/hostname>\n',
+            b'%:include "/etc/hostname"\n', b'#import "/etc/hostname"\n', b'#inc\\\nlude "/etc/hostname"\n',
+            b'# include "/dev/stdin"\n']
+TERMINAL = [b"\x1b]0;pwned\x07\x1b[2J", "\u202e".encode(), b"\x1b[31m", b"\x07\x08\x7f"]
+
+
+def mutate_hostile(rng, data):
+    op = rng.random()
+    i = rng.randrange(len(data) + 1)
+    if op < 0.3:
+        # At a line start, so the preprocessor sees a directive.
+        j = data.rfind(b"\n", 0, i) + 1
+        return data[:j] + rng.choice(INCLUDES) + data[j:]
+    if op < 0.45:
+        return data[:i] + bytes([rng.choice(b"$?`\x01\x80")]) * rng.randint(1000, 200000) + data[i:]
+    if op < 0.65:
+        return data[:i] + rng.choice(TERMINAL) + data[i:]
+    if op < 0.75:
+        return b"\xef\xbb\xbf" + data
+    if op < 0.85:
+        return data[:i] + b"\0" * rng.randint(1, 64) + data[i:]
+    try:
+        return data.decode("utf-8").encode("utf-16")
+    except UnicodeDecodeError:
+        return data
+
+
 def mutate(rng, data, line_ops=False):
     b = bytearray(data)
     for _ in range(rng.randint(1, 8)):
         if line_ops and rng.random() < 0.4:
             b = bytearray(mutate_lines(rng, bytes(b)))
+            continue
+        if rng.random() < 0.1:
+            b = bytearray(mutate_hostile(rng, bytes(b)))
             continue
         op, i = rng.random(), rng.randrange(len(b) + 1)
         if op < 0.25 and len(b) > 10:
@@ -258,6 +296,8 @@ def main():
                     return "wrote " + ", ".join(wrote), report, p.stderr
                 if snapshot(work) != before:
                     return "changed its input", report, p.stderr
+                if fmt == "text" and re.search(rb"[\x00-\x08\x0b-\x1f\x7f]|\xe2\x80[\xaa-\xae]|\xe2\x81[\xa6-\xa9]", report):
+                    return "raw control or bidi character in the text report", report, p.stderr
                 return p.returncode, report, p.stderr
 
             if a.determinism:

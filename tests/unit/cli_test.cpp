@@ -211,9 +211,10 @@ TEST(Cli, TextReportEscapesControlCharactersOfTheInput) {
   EXPECT_NE(out.find("2 finding(s)"), std::string::npos) << out;
 }
 
-// Diagnostics are bounded per file and code: 200,000 bytes of `$` appended to a real output_code.py gave
-// one parse-python diagnostic per byte (1 MB of them: 7.9 GiB and a 742 MB SARIF report). Now the first
+// Diagnostics are bounded per file and code: 100,000 lines of `$` appended to a real output_code.py gave
+// one parse-python diagnostic per line (1 MB of `$`: 7.9 GiB and a 742 MB SARIF report). Now the first
 // 20 by position and one note with the count, the same at -j1 and -j2, and the findings still there.
+// (A run of `$` on one line is one diagnostic: StrayBytesAreOneDiagnosticPerRun.)
 TEST(Cli, DiagnosticsAreBoundedPerFileAndCode) {
   TempDir t;
   std::filesystem::copy(fixture("s2_cuda"), t.path / "c", std::filesystem::copy_options::recursive);
@@ -222,7 +223,9 @@ TEST(Cli, DiagnosticsAreBoundedPerFileAndCode) {
   for (auto& e : std::filesystem::recursive_directory_iterator(t.path / "c"))
     if (e.path().filename() == "output_code.py" && e.path().string().find("forward") != std::string::npos) copy = e.path();
   ASSERT_FALSE(copy.empty());
-  write_all(copy, read_all(oc) + std::string(200000, '$'));
+  std::string dollars;
+  for (int i = 0; i < 100000; ++i) dollars += "$\n";
+  write_all(copy, read_all(oc) + dollars);
   std::string j1, j2;
   run_binary((t.path / "c").string() + " --format json --fail-on never -j1", &j1);
   run_binary((t.path / "c").string() + " --format json --fail-on never -j2", &j2);
@@ -237,6 +240,28 @@ TEST(Cli, DiagnosticsAreBoundedPerFileAndCode) {
     }
   EXPECT_EQ(parse_python, 21u);
   EXPECT_NE(more.find("more [parse-python] diagnostic(s) in this file"), std::string::npos) << more;
+  EXPECT_EQ(j["findings"].size(), 2u);
+}
+
+// A megabyte of one stray byte on one line is one token: the tokenizer's diagnostic says how many
+// bytes, and the parser's one more for the statement (it was a token and a diagnostic per byte:
+// 204 MB peak for the parser's lists alone).
+TEST(Cli, StrayBytesAreOneDiagnosticPerRun) {
+  TempDir t;
+  std::filesystem::copy(fixture("s2_cuda"), t.path / "c", std::filesystem::copy_options::recursive);
+  std::string copy;
+  for (auto& e : std::filesystem::recursive_directory_iterator(t.path / "c"))
+    if (e.path().filename() == "output_code.py" && e.path().string().find("forward") != std::string::npos) copy = e.path();
+  ASSERT_FALSE(copy.empty());
+  write_all(copy, read_all(copy) + std::string(1000000, '$'));
+  std::string out;
+  run_binary((t.path / "c").string() + " --format json --fail-on never", &out);
+  auto j = nlohmann::json::parse(out);
+  std::vector<std::string> stray;
+  for (const auto& d : j["diagnostics"])
+    if (d["code"] == "parse-python") stray.push_back(d["message"]);
+  ASSERT_EQ(stray.size(), 2u) << out;
+  EXPECT_NE((stray[0] + stray[1]).find("(1000000 bytes)"), std::string::npos) << stray[0] << stray[1];
   EXPECT_EQ(j["findings"].size(), 2u);
 }
 
