@@ -19,7 +19,7 @@ int jobs_for_input(const AnalyzeOptions& opts, size_t compiles) {
 }
 
 void run_rules(const Program& program, const AnalyzeOptions& opts, std::vector<Finding>& out, DiagSink& diags,
-               int jobs) {
+               int jobs, std::vector<RuleInfo>* ran) {
   register_all_rules();
   auto& reg = RuleRegistry::instance();
   std::set<std::string> only(opts.only_rules.begin(), opts.only_rules.end());
@@ -31,6 +31,8 @@ void run_rules(const Program& program, const AnalyzeOptions& opts, std::vector<F
     if ((only.empty() || only.count(id)) && !off.count(id)) ids.push_back(id);
   // Rules only read the model: they run side by side, each into its own list, and the lists are
   // joined in registry order, so the findings are the same at any -j.
+  if (ran)
+    for (const auto& id : ids) ran->push_back(reg.create(id)->info());
   std::vector<std::vector<Finding>> found(ids.size());
   if (jobs <= 0) jobs = jobs_for_input(opts, program.compiles.size());
   parallel_for(ids.size(), jobs, [&](size_t i) { reg.create(ids[i])->check(program, found[i]); });
@@ -112,7 +114,9 @@ void analyze(const AnalyzeOptions& opts, Analysis& out) {
   }
   out.files_read += build_dynamo_model(out.ingest, *logs, out.program, out.diags);
   stage("running rules", "rules");
-  run_rules(out.program, opts, out.findings, out.diags, jobs);
+  std::vector<RuleInfo> ran;
+  run_rules(out.program, opts, out.findings, out.diags, jobs, &ran);
+  out.coverage = account_coverage(out.program, ran, out.diags);
   stage("", "");
 }
 

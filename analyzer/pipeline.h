@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analyzer/coverage/coverage.h"
 #include "analyzer/findings.h"
 #include "analyzer/ingest/ingest.h"
 #include "analyzer/model/program.h"
@@ -47,6 +48,7 @@ struct Analysis {
   Program program;
   DiagSink diags;
   std::vector<Finding> findings;
+  Coverage coverage;       // what was read of each compile, against the rules that ran
   size_t files_read = 0;   // files that parsed into the model (0: nothing could be read -> exit 2)
   int jobs_used = 1;       // threads the parallel stages after ingest took (reports written after take as many)
   std::vector<StageTime> times;
@@ -134,8 +136,9 @@ size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& di
 
 // Runs the rules over the model, side by side on `jobs` threads (0: jobs_for_input(opts, the
 // program's compiles); analyze() passes the count its other stages took).
+// With `ran`, the rules run are appended to it.
 void run_rules(const Program& program, const AnalyzeOptions& opts, std::vector<Finding>& out, DiagSink& diags,
-               int jobs = 0);
+               int jobs = 0, std::vector<RuleInfo>* ran = nullptr);
 
 // The whole flow.
 void analyze(const AnalyzeOptions& opts, Analysis& out);

@@ -12,6 +12,14 @@
 
 namespace ilint {
 
+// The parts of the model a rule reads (RuleInfo::reads): where a compile lacks one, the rule could
+// not decide there, and the coverage account says so.
+enum RuleReads : unsigned {
+  ReadsKernelBodies = 1,  // kernels' statements, accesses, casts, reductions
+  ReadsFxGraph = 2,       // the compile's FX graph (user lines, dtypes of the nodes)
+  ReadsDynamoLogs = 4,    // frames, guards, recompiles (TORCH_TRACE, TORCH_LOGS)
+};
+
 struct RuleInfo {
   std::string id;                 // "reduced-precision-scan"
   std::string name;               // "Reduced-precision cumulative reduction"
@@ -21,6 +29,7 @@ struct RuleInfo {
   std::string short_description;  // one line
   std::string doc_file;           // "rules/reduced-precision-scan.md", relative to the repo
   bool experimental = false;      // no real positive capture yet
+  unsigned reads = 0;             // RuleReads
 };
 
 class Rule {

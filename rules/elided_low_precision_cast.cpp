@@ -89,7 +89,7 @@ class ElidedLowPrecisionCast : public Rule {
                             {"correctness", "precision", "eager-parity"},
                             "The user casts to bf16/fp16 explicitly, and the compiled code never rounds there: the "
                             "fused kernel keeps the value in f32, or the cast was removed from the graph.",
-                            "rules/elided-low-precision-cast.md"};
+                            "rules/elided-low-precision-cast.md", /*experimental=*/false, ReadsKernelBodies | ReadsFxGraph};
     return i;
   }
 

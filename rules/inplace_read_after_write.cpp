@@ -425,7 +425,7 @@ class InplaceReadAfterWrite : public Rule {
                             {"correctness", "mutation", "aliasing", "race"},
                             "A kernel launch stores to a buffer and, in the same launch, loads the same memory (the "
                             "same buffer or a view of it) at a different index: the result depends on the schedule.",
-                            "rules/inplace-read-after-write.md"};
+                            "rules/inplace-read-after-write.md", /*experimental=*/false, ReadsKernelBodies};
     return i;
   }
 
@@ -492,8 +492,10 @@ class InplaceReadAfterWrite : public Rule {
   // A load and a store in different nests are ordered, whatever their indices: a later nest reads
   // what an earlier one finished writing (the fused producer and consumer), an earlier nest reads
   // before a later one writes. Only accesses of one nest can see each other half done.
-  static bool in_different_nests(const Kernel& k, const MemAccess& ld, const MemAccess& st) {
-    return k.backend == KernelBackend::Cpp && ld.nest >= 0 && st.nest >= 0 && ld.nest != st.nest;
+  // A Triton kernel's grid barrier (a cooperative reduction's x_grid_barrier) orders the same way:
+  // the workspace a block stores before it is what every block loads after it.
+  static bool in_different_nests(const Kernel&, const MemAccess& ld, const MemAccess& st) {
+    return ld.nest >= 0 && st.nest >= 0 && ld.nest != st.nest;
   }
 
   // A C++ kernel whose vectorized loop over x1 stops short of its end finishes the range in a scalar

@@ -32,7 +32,7 @@ class LowPrecisionAccumulator : public Rule {
                             {"correctness", "precision"},
                             "A reduction or scan keeps its running value in a 16-bit float; the error grows as n*u",
                             "rules/low-precision-accumulator.md",
-                            /*experimental=*/true};
+                            /*experimental=*/true, ReadsKernelBodies};
     return i;
   }
 

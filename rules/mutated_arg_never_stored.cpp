@@ -55,7 +55,7 @@ class MutatedArgNeverStored : public Rule {
                             "stores to, or a store into caller-owned memory whose argument is not listed.",
                             "rules/mutated-arg-never-stored.md",
                             // Experimental: every real capture is consistent; positives are edited captures.
-                            /*experimental=*/true};
+                            /*experimental=*/true, ReadsKernelBodies};
     return i;
   }
 

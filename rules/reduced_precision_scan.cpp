@@ -115,7 +115,7 @@ class ReducedPrecisionScan : public Rule {
                             {"correctness", "precision", "eager-parity"},
                             "A cumulative reduction (cumsum, cumprod, logcumsumexp, cummax/cummin and composites such "
                             "as cumulative_trapezoid) whose input chain or storage is bf16/fp16.",
-                            "rules/reduced-precision-scan.md"};
+                            "rules/reduced-precision-scan.md", /*experimental=*/false, ReadsKernelBodies | ReadsFxGraph};
     return i;
   }
 

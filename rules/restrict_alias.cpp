@@ -31,7 +31,7 @@ class RestrictAlias : public Rule {
                       "A C++ kernel marks pointer parameters __restrict__ while the wrapper passes the same buffer "
                       "(or views of one buffer) to two of them, one of which is written.",
                       "rules/restrict-alias.md",
-                      /*experimental=*/true};
+                      /*experimental=*/true, ReadsKernelBodies};
     return i;
   }
 

@@ -33,7 +33,7 @@ class ScalarRecompile : public Rule {
                             "A Python scalar (.item(), tolist, float argument) enters a compiled frame "
                             "specialized on its value: one recompile per distinct value, eager after "
                             "recompile_limit",
-                            "rules/scalar-recompile.md"};
+                            "rules/scalar-recompile.md", /*experimental=*/false, ReadsDynamoLogs};
     return i;
   }
 

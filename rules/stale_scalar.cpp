@@ -55,7 +55,7 @@ class StaleScalar : public Rule {
                             {"correctness", "dynamo", "silent"},
                             "A compiled graph uses a constant computed from a run-time scalar while no guard "
                             "pins that scalar (or one cached artifact serves several of its values)",
-                            "rules/stale-scalar.md"};
+                            "rules/stale-scalar.md", /*experimental=*/false, ReadsDynamoLogs | ReadsKernelBodies};
     return i;
   }
 

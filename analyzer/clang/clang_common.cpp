@@ -686,7 +686,8 @@ DType elem_dtype(clang::QualType t) {
       const auto& targs = spec->getTemplateArgs();
       if (targs.size() >= 1 && targs[0].getKind() == clang::TemplateArgument::Type) {
         if (name == "Vectorized" || name == "VectorizedN" || name == "VecMask" || name == "Welford" ||
-            name == "IndexValue" || name == "array" || name == "atomic" || name == "CascadeSumHelper")
+            name == "IndexValue" || name == "IndexValueVec" || name == "array" || name == "atomic" ||
+            name == "CascadeSumHelper")
           return elem_dtype(targs[0].getAsType());
       }
     }

@@ -261,6 +261,8 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
 
   bool VisitCallExpr(clang::CallExpr* call) {
     std::string name = callee_name(call);
+    // Kernel::forms: calls of named functions (an operator's name is no identifier).
+    if (!name.empty() && !llvm::isa<clang::CXXOperatorCallExpr>(call)) out_.forms.insert("call:" + name);
     if (name == "loadu" && call->getNumArgs() >= 1) {
       std::string ptr, index;
       if (pointer_and_index(call->getArg(0), ptr, index)) {
@@ -297,6 +299,23 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
       c.to = elem_dtype(call->getType());
       c.loc = here(call->getBeginLoc());
       out_.casts.push_back(c);
+    } else if (name == "from" && call->getNumArgs() >= 1) {
+      // `VecMask<float,1>::from(in_ptr2 + i, 16)`: a mask loaded from a bool buffer.
+      add_block_access(out_.loads, call->getArg(0), owner_of(call), call, false);
+    } else if (name == "transpose_mxn" && call->getNumArgs() >= 3) {
+      // transpose_mxn<T, M, N, atomic_add>(src, ld_src, dst, ld_dst): reads an MxN block of src
+      // and writes it transposed to dst; either may be a kernel buffer or a local array.
+      const clang::Expr* src = strip(call->getArg(0));
+      const clang::Expr* dst = strip(call->getArg(2));
+      add_block_access(out_.loads, call->getArg(0), var_name(dst), call, false);
+      if (add_block_access(out_.stores, call->getArg(2), var_name(src), call, false)) add_store_site(var_name(src));
+    } else if ((name == "atomic_add" || name == "atomic_add_vec") && call->getNumArgs() >= 2) {
+      // atomic_add(out_ptr0 + i, value); atomic_add_vec(out_ptr0, indices, values).
+      bool vec = name == "atomic_add_vec";
+      const clang::Expr* value = strip(call->getArg(vec && call->getNumArgs() >= 3 ? 2 : 1));
+      if (auto* c = llvm::dyn_cast<clang::ExplicitCastExpr>(value)) value = strip(c->getSubExprAsWritten());
+      if (add_block_access(out_.stores, call->getArg(0), var_name(value), call, true, vec ? call->getArg(1) : nullptr))
+        add_store_site(var_name(value));
     }
     return true;
   }
@@ -388,6 +407,14 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
   // `in_ptr0 + static_cast<int64_t>(x1)` or `in_ptr0`: the pointer parameter and the offset.
   bool pointer_and_index(const clang::Expr* arg, std::string& ptr, std::string& index) const {
     const clang::Expr* e = arg->IgnoreParenImpCasts();
+    // `&out_ptr0[i]` (a scalar atomic_add's address).
+    if (auto* u = llvm::dyn_cast<clang::UnaryOperator>(e); u && u->getOpcode() == clang::UO_AddrOf)
+      if (auto* a = llvm::dyn_cast<clang::ArraySubscriptExpr>(u->getSubExpr()->IgnoreParenImpCasts()))
+        if (auto* p = param_of(a->getBase())) {
+          ptr = p->getName().str();
+          index = index_text(a->getIdx());
+          return true;
+        }
     if (auto* p = param_of(e)) {
       ptr = p->getName().str();
       index = "0";
@@ -435,6 +462,36 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
   }
 
   void add_store_site(const std::string& var) { accumulators_.store(var, loops_); }
+
+  // A load or store of a whole block through a call (VecMask::from, transpose_mxn, atomic_add):
+  // `arg` is a kernel buffer, or a buffer plus an offset; a vector of indices adds `lanes`.
+  // Returns false (nothing added) when `arg` is not a kernel buffer.
+  bool add_block_access(std::vector<MemAccess>& into, const clang::Expr* arg, const std::string& var,
+                        const clang::CallExpr* call, bool atomic, const clang::Expr* lanes = nullptr) {
+    std::string ptr, index;
+    if (!pointer_and_index(arg, ptr, index)) return false;
+    const clang::Expr* e = arg->IgnoreParenImpCasts();
+    const clang::ParmVarDecl* p = param_of(e);
+    if (auto* u = llvm::dyn_cast<clang::UnaryOperator>(e); u && u->getOpcode() == clang::UO_AddrOf)
+      if (auto* a = llvm::dyn_cast<clang::ArraySubscriptExpr>(u->getSubExpr()->IgnoreParenImpCasts())) {
+        p = param_of(a->getBase());
+        store_targets_.insert(a);  // an address taken, not a load (the children are visited next)
+      }
+    if (auto* b = llvm::dyn_cast<clang::BinaryOperator>(e); !p && b)
+      p = param_of(b->getLHS()) ? param_of(b->getLHS()) : param_of(b->getRHS());
+    MemAccess m;
+    m.ptr = ptr;
+    std::string lanes_text = lanes ? index_text(lanes) : "";
+    m.index = lanes ? (index == "0" ? lanes_text : index + " + " + lanes_text) : index;
+    m.value_dtype = p ? elem_dtype(p->getType()) : DType::Unknown;
+    m.vectorized = !atomic || lanes;  // a scalar atomic_add writes one element
+    m.atomic = atomic;
+    m.var = var;
+    m.loc = here(call->getBeginLoc());
+    m.nest = nests_.current();
+    into.push_back(m);
+    return true;
+  }
 
   // Variables read by an expression, in order of appearance, without duplicates. Lambda bodies
   // are not entered (their own statements are recorded when the walk reaches them).

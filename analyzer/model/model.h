@@ -118,10 +118,17 @@ struct MemAccess {
   DType value_dtype = DType::Unknown;  // dtype of the value after the access (after a trailing .to())
   bool vectorized = false;
   // C++ kernels: the top-level loop nest of the body that holds the access, numbered from 0 in
-  // source order (-1: outside every loop, and in Triton kernels). Nests run one after the other
-  // (an `#pragma omp for` ends with a barrier), so rules can tell accesses that may overlap in
-  // time (one nest) from ones that cannot (two nests).
+  // source order (-1: outside every loop). Nests run one after the other (an `#pragma omp for`
+  // ends with a barrier), so rules can tell accesses that may overlap in time (one nest) from ones
+  // that cannot (two nests). Triton kernels with a grid barrier (`triton_helpers.x_grid_barrier`):
+  // the number of barriers before the access; -1 in other Triton kernels.
   int nest = -1;
+  // An atomic read-modify-write (`tl.atomic_add`, C++ `atomic_add`): kept among the stores.
+  bool atomic = false;
+  // Triton: the mask (`xmask`, `None` when passed as None, "" when not given) and, for a load, the
+  // value of masked-off lanes (`other=0.0`; "" when not given).
+  IString mask;
+  IString other;
   SourceLoc loc;
 };
 
@@ -191,6 +198,10 @@ struct Kernel {
   std::string source;                  // the kernel source text
   int source_first_line = 0;           // line in the containing file of the first source line
   std::vector<std::string> parse_errors;  // what the kernel reader could not understand
+  // The statement and call forms of the body, sorted, each once (analyzer/parse/kernel_forms.h):
+  // "tl.load", ".to", "for" in Triton; "load", "call:std::exp" in C++. What a reader met, so that a
+  // form it does not model is said (the census test, the coverage account), not passed over.
+  std::vector<IString> forms;
   // Right-hand side of each non-`tmp` assignment in the body (`x0` -> "xindex % 16"), whitespace-
   // normalized. Added so rules can expand index variables when comparing index expressions.
   std::map<std::string, std::string> var_defs;

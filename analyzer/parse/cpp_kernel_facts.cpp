@@ -36,6 +36,7 @@ void apply(Kernel& k, KernelFacts f, const FilePath& file) {
   k.literals = std::move(f.literals);
   k.reductions = std::move(f.reductions);
   k.stmts = std::move(f.stmts);
+  k.forms.assign(f.forms.begin(), f.forms.end());
   for (auto& m : k.loads) m.loc = move(m.loc);
   for (auto& m : k.stores) m.loc = move(m.loc);
   for (auto& c : k.casts) c.loc = move(c.loc);
@@ -68,7 +69,8 @@ std::string combine_of_update(const std::string& rhs_op) {
   static const std::map<std::string, std::string> combines = {
       {"call:max_propagate_nan", "max"}, {"call:min_propagate_nan", "min"}, {"call:maximum", "max"},
       {"call:minimum", "min"}, {"call:welford_combine", "welford"}, {"call:argmax_combine", "argmax"},
-      {"call:argmin_combine", "argmin"}, {"call:sum_masked_reduce", "add"}, {"call:prod_masked_reduce", "mul"},
+      {"call:argmin_combine", "argmin"},
+      {"call:argmax_combine_vec", "argmax"}, {"call:argmin_combine_vec", "argmin"}, {"call:sum_masked_reduce", "add"}, {"call:prod_masked_reduce", "mul"},
       {"call:max_masked_reduce", "max"}, {"call:min_masked_reduce", "min"},
       {"call:cascade_sum_combine", "add"}, {"call:xor_sum_masked_reduce", "xor_sum"},
       {"call:any_masked_reduce", "any"},

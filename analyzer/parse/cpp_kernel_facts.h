@@ -26,6 +26,7 @@ struct KernelFacts {
   std::vector<LiteralUse> literals;
   std::vector<ReduceOp> reductions;
   std::vector<KernelStmt> stmts;
+  std::set<std::string> forms;  // "call:<name>" of every call to a named function (Kernel::forms)
 };
 
 // Puts `f` into `k`: params and the body line when a function was found, the accesses, casts,

@@ -333,9 +333,8 @@ Type vec_of(Scalar s, int n) { return n == 1 ? Type{Type::Vec, s, 0} : Type{Type
 
 DType elem_dtype(const Type& t) {
   // The Clang reader's elem_dtype follows Welford<T>'s first argument, not WelfordHelper's.
-  // Nor IndexValueVec's (IndexValue's it does).
   if (t.kind == Type::None || t.kind == Type::Lambda || t.kind == Type::WelfordHelper || t.kind == Type::HelperPtr ||
-      t.kind == Type::UniqueArr || t.kind == Type::IndexValueVec)
+      t.kind == Type::UniqueArr)
     return DType::Unknown;
   return dtype_of(t.elem);
 }
@@ -2696,6 +2695,13 @@ class Walker {
 
   bool pointer_and_index(const Node* arg, std::string& ptr, std::string& index) const {
     const Node* e = ignore_parens(arg);
+    // `&out_ptr0[i]` (a scalar atomic_add's address).
+    if (e->kind == Node::Unary && e->op == "&" && ignore_parens(e->kids[0])->kind == Node::Subscript)
+      if (const Var* p = param_of(ignore_parens(e->kids[0])->kids[0])) {
+        ptr = p->name;
+        index = index_text(ignore_parens(e->kids[0])->kids[1]);
+        return true;
+      }
     if (const Var* p = param_of(e)) {
       ptr = p->name;
       index = "0";
@@ -2732,6 +2738,7 @@ class Walker {
 
   void visit_call(const Node* call) {
     const std::string& name = call->name;
+    if (!name.empty()) out_.forms.insert("call:" + name);
     bool member = call->kind == Node::MemberCall;
     size_t first_arg = member ? 1 : 0;
     size_t nargs = call->kids.size() - first_arg;
@@ -2770,7 +2777,52 @@ class Walker {
       c.to = elem_dtype(call->type);
       c.loc = at(call->line, call->col);
       out_.casts.push_back(c);
+    } else if (name == "from" && nargs >= 1) {
+      // `VecMask<float,1>::from(in_ptr2 + i, 16)`: a mask loaded from a bool buffer.
+      add_block_access(out_.loads, call->kids[first_arg], owner_of(call), call, false);
+    } else if (name == "transpose_mxn" && nargs >= 3) {
+      // transpose_mxn<T, M, N, atomic_add>(src, ld_src, dst, ld_dst): reads an MxN block of src
+      // and writes it transposed to dst; either may be a kernel buffer or a local array.
+      const Node* src = call->kids[first_arg];
+      const Node* dst = call->kids[first_arg + 2];
+      add_block_access(out_.loads, src, var_name(dst), call, false);
+      if (add_block_access(out_.stores, dst, var_name(src), call, false)) add_store_site(var_name(src));
+    } else if ((name == "atomic_add" || name == "atomic_add_vec") && nargs >= 2) {
+      // atomic_add(out_ptr0 + i, value); atomic_add_vec(out_ptr0, indices, values).
+      bool vec = name == "atomic_add_vec";
+      const Node* value = ignore_parens(call->kids[first_arg + (vec && nargs >= 3 ? 2 : 1)]);
+      if (value->kind == Node::ExplicitCast) value = ignore_parens(value->kids[0]);
+      if (add_block_access(out_.stores, call->kids[first_arg], var_name(value), call, true, vec ? call->kids[first_arg + 1] : nullptr))
+        add_store_site(var_name(value));
     }
+  }
+
+  // A load or store of a whole block through a call (VecMask::from, transpose_mxn, atomic_add):
+  // `arg` is a kernel buffer, or a buffer plus an offset; a vector of indices adds `lanes`.
+  // Returns false (nothing added) when `arg` is not a kernel buffer.
+  bool add_block_access(std::vector<MemAccess>& into, const Node* arg, const std::string& var, const Node* call,
+                        bool atomic, const Node* lanes = nullptr) {
+    std::string ptr, index;
+    if (!pointer_and_index(arg, ptr, index)) return false;
+    const Node* e = ignore_parens(arg);
+    const Var* p = param_of(e);
+    if (e->kind == Node::Unary && e->op == "&") {
+      const Node* a = ignore_parens(e->kids[0]);
+      p = param_of(a->kids[0]);
+      store_targets_.insert(a);  // an address taken, not a load (the children are visited next)
+    }
+    if (!p && e->kind == Node::Binary) p = param_of(e->kids[0]) ? param_of(e->kids[0]) : param_of(e->kids[1]);
+    MemAccess m;
+    m.ptr = ptr;
+    m.index = lanes ? (index == "0" ? index_text(lanes) : index + " + " + index_text(lanes)) : index;
+    m.value_dtype = p ? elem_dtype(p->type) : DType::Unknown;
+    m.vectorized = !atomic || lanes;  // a scalar atomic_add writes one element
+    m.atomic = atomic;
+    m.var = var;
+    m.loc = at(call->line, call->col);
+    m.nest = nests_.current();
+    into.push_back(m);
+    return true;
   }
 
   void visit_explicit_cast(const Node* c) {

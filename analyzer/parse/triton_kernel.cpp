@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <map>
+#include <tuple>
 #include <set>
 #include <unordered_map>
 
@@ -160,6 +161,53 @@ DType dtype_in(const DTypeByName& m, const std::string& name) {
   return it == m.end() ? DType::Unknown : it->second;
 }
 
+// `tl.atomic_add(...)`, `tl.atomic_max(...)`, ...: a read-modify-write of memory.
+bool is_triton_atomic(const Expr& call) {
+  if (!call.func) return false;
+  std::string f = call.func->dotted();
+  return f.rfind("tl.atomic_", 0) == 0;
+}
+
+// The text of a call's argument given at `position` or as `name=`, whitespace-normalized; "" when
+// not given.
+std::string argument_text(const py::Module& m, const Expr& call, size_t position, std::string_view name) {
+  if (const Expr* kw = call.kwarg(name)) return py::normalize_space(m.text_of(*kw));
+  if (call.items.size() > position) return py::normalize_space(m.text_of(*call.items[position]));
+  return "";
+}
+
+// The forms of one statement of a kernel body (kernel_forms.h): its kind unless an assignment or an
+// expression, and the callee of every call in it: a dotted name ("tl.load", "libdevice.exp"), or
+// ".<method>" for a method of a value ("tmp3.to(...)" -> ".to").
+void add_triton_forms(const Stmt& s, std::set<std::string>& out) {
+  static const char* const kStmtForms[] = {"assign", "assign", "augassign", "expr", "def", "class", "return",
+                                           "del", "with", "for", "while", "if", "elif", "else", "try", "except",
+                                           "finally", "import", "pass", "decorator", "other"};
+  if (s.kind != Stmt::Assign && s.kind != Stmt::AnnAssign && s.kind != Stmt::ExprStmt)
+    out.insert(std::string("stmt:") + kStmtForms[s.kind]);
+  std::function<void(const Expr*)> walk = [&](const Expr* e) {
+    if (!e) return;
+    if (e->kind == Expr::Call && e->func) {
+      // A module's function keeps its dotted name; a method of a value is ".<method>".
+      static const std::set<std::string, std::less<>> kModules = {"tl", "triton", "libdevice", "triton_helpers",
+                                                                 "tl_math", "math", "torch"};
+      std::string callee = e->func->dotted();
+      size_t dot = callee.find('.');
+      bool method = e->func->kind == Expr::Attribute &&
+                    (callee.empty() || (dot != std::string::npos && !kModules.count(std::string_view(callee).substr(0, dot))));
+      if (method) callee = "." + std::string(e->func->text);
+      out.insert(callee.empty() ? "call:<expression>" : callee);
+      if (method) walk(e->func->func);
+    } else if (e->kind == Expr::Lambda || e->kind == Expr::Starred) {
+      out.insert(e->kind == Expr::Lambda ? "expr:lambda" : "expr:starred");
+    }
+    for (const Expr* i : e->items) walk(i);
+    for (const auto& kw : e->kwargs) walk(kw.second);
+  };
+  for (const Expr* t : s.targets) walk(t);
+  walk(s.value);
+}
+
 }  // namespace
 
 void read_triton_kernel(Kernel& k, const FilePath& file, DiagSink& diags, TritonDecoratorRead how) {
@@ -289,19 +337,163 @@ void read_triton_kernel(Kernel& k, const FilePath& file, DiagSink& diags, Triton
     }
   };
 
+  // Block pointers and tensor descriptors (`block_ptr0 = tl.make_block_ptr(in_ptr0, ...)`,
+  // `tma_descriptor0 = tl.make_tensor_descriptor(in_ptr0, ...)`): the pointer parameter each
+  // addresses and the text of its layout, "block(offsets=[xoffset, 0], strides=[1024, 1])".
+  std::map<std::string, std::pair<std::string, std::string>, std::less<>> blocks;
+  auto block_of = [&](const Expr& e, std::string& ptr, std::string& index) {
+    if (e.kind == Expr::Name) {
+      auto it = blocks.find(e.text);
+      if (it == blocks.end()) return false;
+      std::tie(ptr, index) = it->second;
+      return true;
+    }
+    if (e.kind != Expr::Call || !e.func || e.items.empty() || e.items[0]->kind != Expr::Name ||
+        !ptrs.count(e.items[0]->text))
+      return false;
+    std::string f = e.func->dotted();
+    bool block = f == "tl.make_block_ptr", descriptor = f == "tl.make_tensor_descriptor";
+    if (!block && !descriptor) return false;
+    ptr = std::string(e.items[0]->text);
+    const Expr* strides = e.kwarg("strides");
+    const Expr* offsets = e.kwarg("offsets");
+    index = std::string(block ? "block(" : "descriptor(") +
+            (offsets ? "offsets=" + py::normalize_space(m.text_of(*offsets)) + ", " : "") + "strides=" +
+            (strides ? py::normalize_space(m.text_of(*strides)) : "?") + ")";
+    return true;
+  };
+  // Where a load or store goes: `ptr + (index)`, a block pointer, or a descriptor's
+  // `.load([offsets])` / `.store([offsets], value)` (`offsets` given for those).
+  // Pointers made from a parameter: a workspace's `tmp13_ws = (ws_ptr + 4096).to(tl.pointer_type(tl.float32))`,
+  // a split scan's `tmp2 = ws_ptr.to(tl.pointer_type(tl.uint64)) + xoffset * 1 * tmp1`: the parameter,
+  // the alias's text, and the element dtype a `tl.pointer_type` gives it.
+  struct PointerAlias {
+    std::string ptr, text;
+    DType dtype = DType::Unknown;
+  };
+  std::map<std::string, PointerAlias, std::less<>> aliases;
+  std::function<bool(const Expr&, PointerAlias&)> alias_of = [&](const Expr& e, PointerAlias& out) {
+    if (e.kind == Expr::Name) {
+      if (ptrs.count(e.text)) {
+        out.ptr = std::string(e.text);
+        out.dtype = dtype_in(ptr_dtype, out.ptr);
+        return true;
+      }
+      auto it = aliases.find(e.text);
+      if (it == aliases.end()) return false;
+      out = it->second;
+      return true;
+    }
+    if (e.kind == Expr::BinOp && (e.text == "+" || e.text == "-") && e.items.size() == 2) return alias_of(*e.items[0], out);
+    // `p.to(tl.pointer_type(tl.float32))`
+    if (e.kind == Expr::Call && e.func && e.func->kind == Expr::Attribute && e.func->text == "to" && e.func->func &&
+        !e.items.empty() && alias_of(*e.func->func, out)) {
+      const Expr& t = *e.items[0];
+      if (t.kind == Expr::Call && t.func && t.func->dotted_is("tl.pointer_type") && !t.items.empty())
+        out.dtype = tl_dtype(t.items[0]);
+      return true;
+    }
+    return false;
+  };
+  auto locate = [&](const Expr& e, MemAccess& a, const Expr* offsets = nullptr) {
+    split_pointer(m, e, ptrs, a.ptr, a.index);
+    std::string ptr, index;
+    if (a.ptr.empty() && block_of(e, ptr, index)) {
+      a.ptr = ptr;
+      a.index = offsets ? index + py::normalize_space(m.text_of(*offsets)) : index;
+    }
+    PointerAlias alias;
+    if (a.ptr.empty() && alias_of(e, alias)) {
+      a.ptr = alias.ptr;
+      a.index = py::normalize_space(m.text_of(e));  // the whole address: "tmp13_ws + (xindex * RSPLIT + rsplit_id)"
+      a.value_dtype = alias.dtype;
+    }
+  };
+  // `desc.load([...])`, `tl.make_tensor_descriptor(...).store([...], v)`: the descriptor called.
+  auto descriptor_call = [&](const Expr& call, std::string_view method) -> const Expr* {
+    if (call.kind != Expr::Call || !call.func || call.func->kind != Expr::Attribute || call.func->text != method ||
+        !call.func->func || call.items.empty())
+      return nullptr;
+    std::string ptr, index;
+    return block_of(*call.func->func, ptr, index) ? call.func->func : nullptr;
+  };
+
+  // Grid barriers met so far (MemAccess::nest), counted in kernels that have one.
+  int barriers = -1;
+  if (def)
+    for (const auto& s : m.stmts)
+      if (s.enclosing_def == k.name && s.value && s.value->kind == Expr::Call && s.value->func &&
+          s.value->func->dotted_is("triton_helpers.x_grid_barrier"))
+        barriers = 0;
+  size_t loads_before = k.loads.size(), stores_before = k.stores.size();
+  std::set<std::string> forms;
   for (const auto& s : m.stmts) {
     if (!def || s.enclosing_def != k.name) continue;
+    add_triton_forms(s, forms);
     SourceLoc loc{file, s.line, s.col};
-    if (s.kind == Stmt::ExprStmt && s.value && s.value->kind == Expr::Call && s.value->func &&
-        s.value->func->dotted_is("tl.store") && s.value->items.size() >= 2) {
+    if (barriers >= 0) {
+      for (size_t i = loads_before; i < k.loads.size(); ++i) k.loads[i].nest = barriers;
+      for (size_t i = stores_before; i < k.stores.size(); ++i) k.stores[i].nest = barriers;
+      loads_before = k.loads.size();
+      stores_before = k.stores.size();
+      if (s.kind == Stmt::ExprStmt && s.value && s.value->kind == Expr::Call && s.value->func &&
+          s.value->func->dotted_is("triton_helpers.x_grid_barrier"))
+        ++barriers;
+    }
+    if (s.kind == Stmt::Assign && s.value && !s.targets.empty() && s.targets[0]->kind == Expr::Name) {
+      // `block_ptr0 = tl.make_block_ptr(...)`, and `block_ptr0 = tl.advance(block_ptr0, [0, R0_BLOCK])`.
+      const Expr& v = *s.value;
+      PointerAlias alias;
+      if (v.kind != Expr::Name && alias_of(v, alias)) {
+        alias.text = py::normalize_space(m.text_of(v));
+        aliases[std::string(s.targets[0]->text)] = alias;
+        k.var_defs[std::string(s.targets[0]->text)] = alias.text;
+        continue;
+      }
+      std::string ptr, index;
+      bool advance = v.kind == Expr::Call && v.func && v.func->dotted_is("tl.advance") && !v.items.empty();
+      if (block_of(advance ? *v.items[0] : v, ptr, index)) {
+        if (advance && v.items.size() >= 2) index += " advanced by " + py::normalize_space(m.text_of(*v.items[1]));
+        blocks[std::string(s.targets[0]->text)] = {ptr, index};
+        continue;
+      }
+    }
+    if (s.kind == Stmt::ExprStmt && s.value) {
+      if (const Expr* desc = descriptor_call(*s.value, "store"); desc && s.value->items.size() >= 2) {
+        const Expr& call = *s.value;
+        MemAccess a;
+        locate(*desc, a, call.items[0]);
+        std::vector<std::string> vars;
+        read_vars(*call.items[1], vars);
+        a.var = vars.empty() ? py::normalize_space(m.text_of(*call.items[1])) : vars[0];
+        a.value_dtype = dtype_in(ptr_dtype, a.ptr);
+        a.loc = loc;
+        k.stmts.push_back(KernelStmt{"", "store", {a.var}, loc});
+        k.stores.push_back(std::move(a));
+        continue;
+      }
+    }
+    // tl.store(ptr, value, mask) and the atomics tl.atomic_add(ptr, value, mask, sem=...) (a
+    // statement, or an assignment of the old value): writes.
+    if ((s.kind == Stmt::ExprStmt || s.kind == Stmt::Assign) && s.value && s.value->kind == Expr::Call &&
+        s.value->func && s.value->items.size() >= 2 &&
+        (s.kind == Stmt::ExprStmt ? s.value->func->dotted_is("tl.store") || is_triton_atomic(*s.value)
+                                  : is_triton_atomic(*s.value))) {
+      const Expr& call = *s.value;
       MemAccess a;
-      split_pointer(m, *s.value->items[0], ptrs, a.ptr, a.index);
+      locate(*call.items[0], a);
       std::vector<std::string> vars;
-      read_vars(*s.value->items[1], vars);
-      a.var = vars.empty() ? py::normalize_space(m.text_of(*s.value->items[1])) : vars[0];
-      a.value_dtype = dtype_in(ptr_dtype, a.ptr);
+      read_vars(*call.items[1], vars);
+      a.var = vars.empty() ? py::normalize_space(m.text_of(*call.items[1])) : vars[0];
+      if (a.value_dtype == DType::Unknown) a.value_dtype = dtype_in(ptr_dtype, a.ptr);
+      a.atomic = is_triton_atomic(call);
+      a.mask = argument_text(m, call, 2, "mask");
       a.loc = loc;
-      KernelStmt st{"", "store", {a.var}, loc};
+      KernelStmt st{"", a.atomic ? "atomic" : "store", {a.var}, loc};
+      if (s.kind == Stmt::Assign && !s.targets.empty() && s.targets[0]->kind == Expr::Name) {
+        st.var = std::string(s.targets[0]->text);
+        var_dtype[std::string(st.var.str())] = a.value_dtype;
+      }
       k.stores.push_back(std::move(a));
       k.stmts.push_back(std::move(st));
       continue;
@@ -344,11 +536,18 @@ void read_triton_kernel(Kernel& k, const FilePath& file, DiagSink& diags, Triton
     while (core->kind == Expr::Subscript && !core->items.empty() && core->items[0]->kind == Expr::Call)
       core = core->items[0];
     std::string callee = (core->kind == Expr::Call && core->func) ? core->func->dotted() : "";
-    if (callee == "tl.load" && !core->items.empty()) {
+    const Expr* desc = descriptor_call(*core, "load");
+    if ((callee == "tl.load" && !core->items.empty()) || desc) {
       MemAccess a;
-      split_pointer(m, *core->items[0], ptrs, a.ptr, a.index);
+      if (desc) {
+        locate(*desc, a, core->items[0]);
+      } else {
+        locate(*core->items[0], a);
+        a.mask = argument_text(m, *core, 1, "mask");
+        a.other = argument_text(m, *core, 2, "other");
+      }
       a.var = var;
-      DType stored = dtype_in(ptr_dtype, a.ptr);
+      DType stored = a.value_dtype != DType::Unknown ? a.value_dtype : dtype_in(ptr_dtype, a.ptr);
       a.value_dtype = cast_to != DType::Unknown ? cast_to : stored;
       a.loc = loc;
       var_dtype[var] = a.value_dtype;
@@ -369,12 +568,24 @@ void read_triton_kernel(Kernel& k, const FilePath& file, DiagSink& diags, Triton
       k.stmts.push_back(std::move(st));
       continue;
     }
-    if (callee == "tl.associative_scan" || callee.find("exclusive_scan_decoupled_lookback") != std::string::npos) {
+    bool lookback = callee.find("exclusive_scan_decoupled_lookback") != std::string::npos;
+    if (lookback && core->items.size() >= 2) {
+      // A split scan's cross-block step, `exclusive_scan_decoupled_lookback(ws, value, block, combine)`:
+      // it publishes the block's aggregate in the workspace and reads its predecessors' there.
+      MemAccess a;
+      locate(*core->items[0], a);
+      a.var = var;
+      a.atomic = true;
+      a.loc = loc;
+      k.stores.push_back(std::move(a));
+    }
+    if (callee == "tl.associative_scan" || lookback) {
       ReduceOp r;
       r.is_scan = true;
       r.result_var = var;
       std::vector<std::string> in;
-      if (!core->items.empty()) read_vars(*core->items[0], in);
+      // The scanned value: the first argument, or the lookback's second (its first is the workspace).
+      if (core->items.size() > (lookback ? 1u : 0u)) read_vars(*core->items[lookback ? 1 : 0], in);
       r.input_var = in.empty() ? "" : in[0];
       std::string helper;
       for (auto& i : core->items)
@@ -405,6 +616,8 @@ void read_triton_kernel(Kernel& k, const FilePath& file, DiagSink& diags, Triton
       std::vector<std::string> in;
       if (!core->items.empty()) read_vars(*core->items[0], in);
       r.input_var = in.empty() ? "" : in[0];
+      if (callee == "tl.reduce" && core->items.size() >= 3 && core->items[2]->kind == Expr::Name)
+        r.combine = combine_from_helper(m.stmts, std::string(core->items[2]->text));
       r.compute_dtype = dtype_in(var_dtype, r.input_var);
       r.accumulator_dtype = r.compute_dtype;
       r.loc = loc;
@@ -444,6 +657,12 @@ void read_triton_kernel(Kernel& k, const FilePath& file, DiagSink& diags, Triton
     var_dtype[var] = d;
     literals_in(v, var);
     k.stmts.push_back(std::move(st));
+  }
+
+  k.forms.assign(forms.begin(), forms.end());
+  if (barriers >= 0) {
+    for (size_t i = loads_before; i < k.loads.size(); ++i) k.loads[i].nest = barriers;
+    for (size_t i = stores_before; i < k.stores.size(); ++i) k.stores[i].nest = barriers;
   }
 
   // Scan/reduction length: the reduction numel of the body (r0_numel), when static.

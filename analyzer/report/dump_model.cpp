@@ -15,6 +15,14 @@ std::string meta_text(const TensorMeta& m) {
   return dtype_name(m.dtype) + "[" + join(m.shape.vec()) + "]" + (m.device.empty() ? "" : " " + m.device);
 }
 // C++ accesses name their loop nest (MemAccess::nest); Triton ones have none.
+// " mask xmask other 0.0" (Triton's mask and masked-off value, when given).
+std::string access_text(const MemAccess& a) {
+  std::string out;
+  if (!a.mask.empty()) out += " mask " + a.mask.str();
+  if (!a.other.empty()) out += " other " + a.other.str();
+  return out;
+}
+
 std::string nest_text(const MemAccess& a) { return a.nest < 0 ? "" : " in nest " + std::to_string(a.nest); }
 }  // namespace
 
@@ -50,9 +58,11 @@ void dump_compiles(const Program& program, std::ostream& os) {
       if (!k.source_nodes.empty()) os << "    source nodes: " << join(k.source_nodes) << "\n";
       if (!k.fx_nodes.empty()) os << "    computes fx nodes: " << join(k.fx_nodes) << "\n";
       for (const auto& a : k.loads)
-        os << "    load  " << a.var << " <- " << a.ptr << "[" << a.index << "] as " << dtype_name(a.value_dtype) << nest_text(a) << " (line " << a.loc.line << ")\n";
+        os << "    load  " << a.var << " <- " << a.ptr << "[" << a.index << "] as " << dtype_name(a.value_dtype) << nest_text(a)
+           << access_text(a) << " (line " << a.loc.line << ")\n";
       for (const auto& a : k.stores)
-        os << "    store " << a.ptr << "[" << a.index << "] <- " << a.var << " as " << dtype_name(a.value_dtype) << nest_text(a) << " (line " << a.loc.line << ")\n";
+        os << (a.atomic ? "    atomic " : "    store ") << a.ptr << "[" << a.index << "] <- " << a.var << " as "
+           << dtype_name(a.value_dtype) << nest_text(a) << access_text(a) << " (line " << a.loc.line << ")\n";
       for (const auto& x : k.casts) os << "    cast  " << x.var << " = " << x.src << " -> " << dtype_name(x.to) << " (line " << x.loc.line << ")\n";
       for (const auto& l : k.literals) os << "    literal " << l.text << " in " << l.var << " (line " << l.loc.line << ")\n";
       for (const auto& r : k.reductions)
@@ -60,6 +70,11 @@ void dump_compiles(const Program& program, std::ostream& os) {
            << " in " << dtype_name(r.compute_dtype) << ", length " << (r.length >= 0 ? std::to_string(r.length) : r.length_expr)
            << " (line " << r.loc.line << ")\n";
       for (const auto& e : k.parse_errors) os << "    parse error: " << e << "\n";
+      if (!k.forms.empty()) {
+        os << "    forms:";
+        for (const auto& f : k.forms) os << " " << f;
+        os << "\n";
+      }
     }
     os << "  buffers:\n";
     for (const auto& b : c.buffers)

@@ -1,4 +1,5 @@
 #include "analyzer/report/html.h"
+#include "analyzer/report/json.h"
 
 #include "analyzer/model/names.h"
 
@@ -339,6 +340,7 @@ json report_data_but_compiles(const Analysis& a, const HtmlOptions& opts) {
   for (const auto& g : a.diags.sorted())
     diags.push_back({{"level", diag_level_name(g.level)}, {"code", g.code}, {"message", g.message}, {"loc", loc_json(g.loc)}});
   d["diagnostics"] = diags;
+  d["coverage"] = coverage_json(a.coverage);
 
   // User source lines the findings point at: from the file when it is readable here, else from
   // the "# File: x.py:12 in fn, code: ..." comments the FX graphs carry.

@@ -544,6 +544,23 @@ const char* const kReportJs = R"ILINTJS(
   });
   cs.appendChild(kview);
 
+  // ------------------------------------------------------------------ coverage
+  var cv = section('What was read', 'coverage');
+  var cov = D.coverage || { compiles: [] };
+  if ((cov.compiles || []).length) {
+    cv.appendChild(el('p', { text: cov.complete_compiles + ' of ' + cov.compiles.length +
+      ' compile(s) read completely; Dynamo logs read: ' + cov.dynamo_logs + '. A rule listed as undecided could not look at part of that compile, so no finding there proves nothing.' }));
+    cv.appendChild(table(['compile', 'kernels fully read', 'kernels partly or not read', 'FX graph', 'Dynamo log', 'undecided rules'],
+      cov.compiles.map(function (c) {
+        return tr([c.compile, c.kernels_fully_read + ' / ' + c.kernels,
+          (c.incomplete_kernels || []).map(function (k) {
+            return k.kernel + (k.body_read ? ' (partly: ' : ' (not read: ') + (k.unmodeled_forms || []).concat(k.parse_errors || []).join(', ') + ')';
+          }).join('; '),
+          c.fx_graph ? 'read' : 'missing', c.logs_joined ? 'joined' : 'not joined', (c.undecided_rules || []).join(', ')]);
+      }), 't-coverage'));
+  } else cv.appendChild(empty('No compile was read.'));
+  main.appendChild(cv);
+
   // ------------------------------------------------------------------ input diagnostics, rules
   var dg = section('Input diagnostics', 'diagnostics');
   var diags = D.diagnostics || [];

@@ -10,6 +10,33 @@ nlohmann::json location_json(const SourceLoc& l) {
   return {{"file", l.file}, {"line", l.line}, {"column", l.column}};
 }
 
+nlohmann::json coverage_json(const Coverage& c) {
+  nlohmann::json compiles = nlohmann::json::array();
+  size_t complete = 0;
+  for (const auto& cc : c.compiles) {
+    nlohmann::json incomplete = nlohmann::json::array();
+    for (const auto& k : cc.incomplete)
+      incomplete.push_back({{"kernel", k.kernel},
+                            {"body_read", k.body_read},
+                            {"unmodeled_forms", k.unmodeled_forms},
+                            {"parse_errors", k.parse_errors}});
+    complete += cc.complete();
+    compiles.push_back({{"compile", cc.compile_id},
+                        {"origin", cc.origin},
+                        {"output_code", cc.output_code},
+                        {"kernels", cc.kernels},
+                        {"kernels_fully_read", cc.kernels_fully_read},
+                        {"incomplete_kernels", incomplete},
+                        {"fx_graph", cc.fx_graph},
+                        {"logs_joined", cc.logs_joined},
+                        {"undecided_rules", cc.undecided_rules}});
+  }
+  return {{"compiles", compiles},
+          {"complete_compiles", complete},
+          {"dynamo_logs", c.dynamo_logs},
+          {"compile_ids_logged", c.compiles_logged}};
+}
+
 nlohmann::json finding_json(const Finding& f) {
   nlohmann::json j;
   j["rule"] = f.rule;
@@ -116,6 +143,7 @@ nlohmann::json analysis_json(const Analysis& a) {
   nlohmann::json compiles = nlohmann::json::array();
   for (const auto& c : a.program.compiles) compiles.push_back(compile_json(c));
   j["compiles"] = compiles;
+  j["coverage"] = coverage_json(a.coverage);
   nlohmann::json fs = nlohmann::json::array();
   for (const auto& f : a.findings) fs.push_back(finding_json(f));
   j["findings"] = fs;
@@ -136,6 +164,11 @@ void write_json(const Analysis& a, std::ostream& os, int jobs) {
   os << "{\n";
   write_array_member(os, "compiles", compiles.size(), jobs, [&](size_t i) { return compile_json(compiles[i]); });
   os << ",\n";
+  {
+    std::string coverage = "  \"coverage\": ";
+    append_nested(coverage, coverage_json(a.coverage), 1);
+    os << coverage << ",\n";
+  }
   write_array_member(os, "diagnostics", diags.size(), jobs, [&](size_t i) { return diagnostic_json(diags[i]); });
   os << ",\n";
   write_array_member(os, "findings", a.findings.size(), jobs, [&](size_t i) { return finding_json(a.findings[i]); });

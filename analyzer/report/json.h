@@ -8,6 +8,8 @@ namespace ilint {
 
 nlohmann::json location_json(const SourceLoc& l);
 nlohmann::json finding_json(const Finding& f);
+// The coverage account (analyzer/coverage/coverage.h), as every format carries it.
+nlohmann::json coverage_json(const Coverage& c);
 // The JSON document of --format json (schema: docs/json-output.md).
 nlohmann::json analysis_json(const Analysis& a);
 // Prints analysis_json(a).dump(2) and a newline, the large arrays rendered on `jobs` threads.

@@ -19,6 +19,46 @@ std::string loc_text(const SourceLoc& l) {
 
 }  // namespace
 
+namespace {
+
+// "coverage: 4 compiles, 9 of 10 kernels fully read, FX graphs 4/4, Dynamo logs name 4/4; 1 compile
+// incomplete (--coverage)", then with `detail` a line per compile.
+void write_coverage(const Coverage& c, bool detail, std::ostream& os) {
+  size_t kernels = 0, full = 0, fx = 0, joined = 0, incomplete = 0;
+  for (const auto& cc : c.compiles) {
+    kernels += cc.kernels;
+    full += cc.kernels_fully_read;
+    fx += cc.fx_graph;
+    joined += cc.logs_joined;
+    incomplete += !cc.complete();
+  }
+  size_t n = c.compiles.size();
+  os << "coverage: " << n << " compile(s), " << full << " of " << kernels << " kernel(s) fully read, FX graphs "
+     << fx << "/" << n << ", Dynamo logs " << (c.compiles_logged ? "name " + std::to_string(joined) + "/" + std::to_string(n)
+                                                                : std::string("without compile ids"));
+  if (incomplete) os << "; " << incomplete << " compile(s) incomplete" << (detail ? "" : " (--coverage lists them)");
+  os << "\n";
+  if (!detail) return;
+  for (const auto& cc : c.compiles) {
+    os << "  " << terminal_safe(cc.compile_id) << ": " << cc.kernels_fully_read << "/" << cc.kernels
+       << " kernels fully read, FX graph " << (cc.fx_graph ? "read" : "missing") << ", Dynamo log "
+       << (cc.logs_joined ? "joined" : "not joined");
+    if (!cc.undecided_rules.empty()) {
+      os << "; could not decide:";
+      for (const auto& r : cc.undecided_rules) os << " " << r;
+    }
+    os << "\n";
+    for (const auto& k : cc.incomplete) {
+      os << "    " << terminal_safe(k.kernel) << (k.body_read ? ": partly read" : ": not read");
+      for (const auto& f : k.unmodeled_forms) os << " [" << terminal_safe(f) << "]";
+      for (const auto& e : k.parse_errors) os << " (" << terminal_safe(e) << ")";
+      os << "\n";
+    }
+  }
+}
+
+}  // namespace
+
 void write_text(const Analysis& a, const TextOptions& o, std::ostream& os) {
   auto c = [&](const char* code) { return o.color ? std::string("\033[") + code + "m" : std::string(); };
   // The files findings point at: generated code the analysis read (an output_code.py past the
@@ -52,6 +92,7 @@ void write_text(const Analysis& a, const TextOptions& o, std::ostream& os) {
     for (const auto& d : a.diags.sorted())
       os << loc_text(d.loc) << ": " << diag_level_name(d.level) << ": " << terminal_safe(d.message) << " [input:" << d.code
          << "]\n";
+  write_coverage(a.coverage, o.show_coverage, os);
   size_t e = 0, w = 0, n = 0;
   for (const auto& f : a.findings) (f.severity == Severity::Error ? e : f.severity == Severity::Warning ? w : n)++;
   os << a.findings.size() << " finding(s): " << e << " error, " << w << " warning, " << n << " note; "

@@ -9,6 +9,7 @@ struct TextOptions {
   bool color = false;
   bool show_diagnostics = true;
   bool show_fix = true;
+  bool show_coverage = false;  // what was read of each compile, not only the summary line
 };
 
 // clang-style: `file:line:col: warning: message [rule-id]`, the generated line with a caret,
