@@ -14,6 +14,7 @@ Prints a markdown table and writes the raw numbers as JSON (--json).
 import argparse
 import json
 import os
+import random
 import re
 import shutil
 import statistics
@@ -37,14 +38,32 @@ if n == 0:
 """
 
 
-def measure(cmd, stdout=subprocess.DEVNULL):
+# A child's peak RSS (ru_maxrss) counts what it shared with this script before its exec (Linux keeps
+# the high-water mark across execve): every row read at least this script's size (70 MB once it had
+# made the hostile set). GNU time forks the command from its own small process and reports the
+# command's peak alone; without it, the rows carry that floor.
+GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+
+
+def measure(cmd):
+    rss_file = None
+    if GNU_TIME:
+        fd, rss_file = tempfile.mkstemp(prefix="bench-rss-")
+        os.close(fd)
+        cmd = [GNU_TIME, "-f", "%M", "-o", rss_file, *cmd]
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.DEVNULL)
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
-    p.returncode = os.waitstatus_to_exitcode(status)
+    rss = ru.ru_maxrss * 1024
+    if rss_file:
+        with open(rss_file) as f:
+            lines = f.read().split()
+        os.remove(rss_file)
+        if lines and lines[-1].isdigit():
+            rss = int(lines[-1]) * 1024
     return {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "sys": ru.ru_stime, "minflt": ru.ru_minflt,
-            "rss": ru.ru_maxrss * 1024, "rc": p.returncode}
+            "rss": rss, "rc": os.waitstatus_to_exitcode(status)}
 
 
 def median_of(cmd, repeat):
@@ -152,6 +171,38 @@ def table(rows, jobs):
     return "\n".join(out)
 
 
+def make_hostile(fixtures, out):
+    """Copies of the s2_cuda capture's compile folders (no logs) whose forward output_code.py is made
+    hostile, one way each: (label, path)."""
+    src = os.path.join(fixtures, "s2_cuda", "torch_compile_debug")
+    small_fn = ("\n@triton.jit\ndef k{i}(in_ptr0, out_ptr0, xnumel, XBLOCK: tl.constexpr):\n"
+                "    xoffset = tl.program_id(0) * XBLOCK\n    xindex = xoffset + tl.arange(0, XBLOCK)[:]\n"
+                "    tmp0 = tl.load(in_ptr0 + (xindex), None)\n    tl.store(out_ptr0 + (xindex), tmp0, None)\n")
+    rng = random.Random(1)
+    shapes = [
+        ("1 MB of `$` on one line", lambda t: t + b"$" * 1000000),
+        ("100k lines of `$`", lambda t: t + b"$\n" * 100000),
+        ("10 MB of random bytes", lambda t: t + bytes(rng.randrange(256) for _ in range(10000000))),
+        ("the file as UTF-16", lambda t: t.decode("utf-8").encode("utf-16")),
+        ("20 MB of small @triton.jit functions",
+         lambda t: t + "".join(small_fn.format(i=i) for i in range(80000)).encode()),
+    ]
+    rows = []
+    for n, (label, make) in enumerate(shapes):
+        dst = os.path.join(out, "h%d" % n, "torch_compile_debug")
+        shutil.rmtree(dst, ignore_errors=True)
+        shutil.copytree(src, dst)
+        for d, _, names in os.walk(dst):
+            if "output_code.py" in names and "forward" in d:
+                p = os.path.join(d, "output_code.py")
+                with open(p, "rb") as f:
+                    text = f.read()
+                with open(p, "wb") as f:
+                    f.write(make(text))
+        rows.append((label, os.path.dirname(dst)))
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", required=True, help="inductor-lint binary")
@@ -163,6 +214,7 @@ def main():
     ap.add_argument("--corpus-repeat", type=int, default=1, help="runs per measurement on the corpus (median)")
     ap.add_argument("--jobs", default="1,2", help="-j values to run, numbers or auto (first one is the reference)")
     ap.add_argument("--skip-fixtures", action="store_true")
+    ap.add_argument("--skip-hostile", action="store_true", help="skip the hostile inputs (docs/security.md)")
     ap.add_argument("--skip-varied", action="store_true", help="skip the varied corpus (with C++ kernels)")
     ap.add_argument("--skip-identical", action="store_true")
     ap.add_argument("--skip-triton", action="store_true", help="skip the Triton-only corpus (make_corpus.py --no-cpp)")
@@ -209,6 +261,17 @@ def main():
             files = files_opened(a.bin, [p], scratch) or files_by_name([p])
             fixture_rows.append(bench_set(a, n, [p], files, a.repeat, jobs, workdir=scratch, extra_bins=extra))
             save()
+
+    if not a.skip_hostile:
+        # The hostile set (docs/security.md): a real capture with one output_code.py made hostile.
+        print("hostile inputs:", file=sys.stderr)
+        for label, path in make_hostile(a.fixtures, os.path.join(a.work, "hostile")):
+            files = files_opened(a.bin, [path], scratch) or files_by_name([path])
+            corpus_rows.append(bench_set(a, "hostile: " + label, [path], files, a.repeat, jobs, python=False,
+                                         workdir=scratch, extra_bins=extra))
+            save()
+        if not a.keep:
+            shutil.rmtree(os.path.join(a.work, "hostile"), ignore_errors=True)
 
     modes = ((() if a.skip_varied else ("varied",)) + (() if a.skip_identical else ("identical",)) +
              (() if a.skip_triton else ("triton",)))

@@ -265,6 +265,40 @@ TEST(Cli, StrayBytesAreOneDiagnosticPerRun) {
   EXPECT_EQ(j["findings"].size(), 2u);
 }
 
+// Under a memory limit, an input that needs more than it (20 MB of small @triton.jit functions appended
+// to the forward output_code.py of s2_cuda: ~770 MB peak) leaves that compile out with an out-of-memory
+// error naming its file; the backward compile is still read and its finding reported. Before, the process
+// aborted on std::bad_alloc with no word of the file and a 0-byte report.
+TEST(Cli, RunningOutOfMemoryLeavesOneCompileOutAndSaysWhich) {
+  TempDir t;
+  std::filesystem::copy(fixture("s2_cuda") + "/torch_compile_debug", t.path / "c", std::filesystem::copy_options::recursive);
+  std::string copy;
+  for (auto& e : std::filesystem::recursive_directory_iterator(t.path / "c"))
+    if (e.path().filename() == "output_code.py" && e.path().string().find("forward") != std::string::npos) copy = e.path();
+  ASSERT_FALSE(copy.empty());
+  std::string text = read_all(copy);
+  for (int i = 0; text.size() < 20000000; ++i)
+    text += "\n@triton.jit\ndef k" + std::to_string(i) +
+            "(in_ptr0, out_ptr0, xnumel, XBLOCK: tl.constexpr):\n    xoffset = tl.program_id(0) * XBLOCK\n"
+            "    xindex = xoffset + tl.arange(0, XBLOCK)[:]\n    tmp0 = tl.load(in_ptr0 + (xindex), None)\n"
+            "    tl.store(out_ptr0 + (xindex), tmp0, None)\n";
+  write_all(copy, text);
+  std::string out;
+  int rc = run_command("ulimit -v 400000 && " + std::string(ILINT_BINARY) + " " + (t.path / "c").string() +
+                           " --format json --fail-on never -j1 2>&1",
+                       &out);
+  if (out.find("Sanitizer") != std::string::npos) GTEST_SKIP() << "a sanitizer build reserves more than the limit";
+  ASSERT_EQ(rc, 0) << out.substr(0, 2000);
+  auto j = nlohmann::json::parse(out);
+  std::vector<std::string> oom;
+  for (const auto& d : j["diagnostics"])
+    if (d["code"] == "out-of-memory") oom.push_back(d["location"]["file"]);
+  ASSERT_EQ(oom.size(), 1u) << j["diagnostics"].dump();
+  EXPECT_EQ(oom[0], copy);
+  ASSERT_EQ(j["findings"].size(), 1u);
+  EXPECT_EQ(j["findings"][0]["compile"], "model__0_backward_3.1");
+}
+
 // Clang sees no real file system. Built from s2_cpu: its forward C++ kernel gets an include of a local
 // file in each spelling the line blanking does not catch (`# include`, `#\tinclude`, `%:include`,
 // `#import`, a backslash-newline inside the word). Before, Clang opened the file and its first token came
