@@ -7,6 +7,8 @@
 #include <memory>
 #include <set>
 
+#include "analyzer/dynamo/dynamo_model.h"
+#include "analyzer/parse/build_compiles.h"
 #include "analyzer/rule.h"
 #include "analyzer/util/parallel.h"
 

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "analyzer/model/model.h"
-#include "analyzer/pipeline.h"
+#include "analyzer/parse/cpp_reader_hook.h"
 #include "analyzer/util/diag.h"
 
 namespace ilint {

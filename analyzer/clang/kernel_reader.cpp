@@ -262,7 +262,7 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
   bool VisitCallExpr(clang::CallExpr* call) {
     std::string name = callee_name(call);
     // Kernel::forms: calls of named functions (an operator's name is no identifier).
-    if (!name.empty() && !llvm::isa<clang::CXXOperatorCallExpr>(call)) out_.forms.insert("call:" + name);
+    if (!name.empty() && !llvm::isa<clang::CXXOperatorCallExpr>(call)) out_.add_form("call:" + name);
     if (name == "loadu" && call->getNumArgs() >= 1) {
       std::string ptr, index;
       if (pointer_and_index(call->getArg(0), ptr, index)) {

@@ -19,7 +19,7 @@
 #include "analyzer/parse/json_events_sax.h"
 #include "analyzer/parse/line_scan.h"
 #include "analyzer/parse/output_code.h"
-#include "analyzer/pipeline.h"
+#include "analyzer/parse/build_compiles.h"
 #include "analyzer/util/parallel.h"
 #include "analyzer/util/read_file.h"
 

@@ -36,7 +36,8 @@ void apply(Kernel& k, KernelFacts f, const FilePath& file) {
   k.literals = std::move(f.literals);
   k.reductions = std::move(f.reductions);
   k.stmts = std::move(f.stmts);
-  k.forms.assign(f.forms.begin(), f.forms.end());
+  k.forms = std::move(f.forms);
+  std::sort(k.forms.begin(), k.forms.end(), [](const IString& a, const IString& b) { return a.str() < b.str(); });
   for (auto& m : k.loads) m.loc = move(m.loc);
   for (auto& m : k.stores) m.loc = move(m.loc);
   for (auto& c : k.casts) c.loc = move(c.loc);

@@ -26,7 +26,14 @@ struct KernelFacts {
   std::vector<LiteralUse> literals;
   std::vector<ReduceOp> reductions;
   std::vector<KernelStmt> stmts;
-  std::set<std::string> forms;  // "call:<name>" of every call to a named function (Kernel::forms)
+  // "call:<name>" of every call to a named function (Kernel::forms), each once, in order of first
+  // call (apply() sorts them). Interned: the Clang reader keeps every distinct kernel's facts.
+  std::vector<IString> forms;
+  void add_form(const std::string& form) {
+    for (const auto& f : forms)
+      if (f.str() == form) return;
+    forms.emplace_back(form);
+  }
 };
 
 // Puts `f` into `k`: params and the body line when a function was found, the accesses, casts,

@@ -2738,7 +2738,7 @@ class Walker {
 
   void visit_call(const Node* call) {
     const std::string& name = call->name;
-    if (!name.empty()) out_.forms.insert("call:" + name);
+    if (!name.empty()) out_.add_form("call:" + name);
     bool member = call->kind == Node::MemberCall;
     size_t first_arg = member ? 1 : 0;
     size_t nargs = call->kids.size() - first_arg;

@@ -25,7 +25,7 @@
 #include "analyzer/parse/cpp_limits.h"
 #include "analyzer/parse/cpp_text.h"
 #include "analyzer/parse/cpp_wrapper_vocab.h"
-#include "analyzer/pipeline.h"
+#include "analyzer/parse/build_compiles.h"
 #include "analyzer/util/text.h"
 #include "analyzer/util/word_set.h"
 

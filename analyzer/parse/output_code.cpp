@@ -16,7 +16,7 @@
 #include "analyzer/parse/python.h"
 #include "analyzer/parse/torch_versions.h"
 #include "analyzer/parse/triton_kernel.h"
-#include "analyzer/pipeline.h"
+#include "analyzer/parse/build_compiles.h"
 
 namespace ilint {
 

@@ -17,6 +17,7 @@
 #include "test_util.h"
 
 using namespace ilint;
+using ilint::testing::line_of;
 
 namespace {
 const std::string kFixtures = ILINT_FIXTURES_DIR;
@@ -28,13 +29,6 @@ std::unique_ptr<Analysis> run(const std::string& capture) {
   auto a = std::make_unique<Analysis>();
   analyze(o, *a);
   return a;
-}
-std::string line_of(const std::string& path, int n) {
-  std::ifstream in(path);
-  std::string l;
-  for (int i = 0; i < n && std::getline(in, l); ++i) {
-  }
-  return l;
 }
 const ScalarCrossing* crossing_into(const Program& p, int session, const std::string& fn) {
   for (const auto& s : p.dynamo.scalars)

@@ -16,6 +16,7 @@
 
 namespace fs = std::filesystem;
 using namespace ilint;
+using ilint::testing::line_of;
 using namespace ilint::dynamo;
 
 namespace {
@@ -29,13 +30,6 @@ std::string find_one(const std::string& dir, const std::string& suffix) {
 std::string trace_of(const std::string& capture) {
   for (const auto& e : fs::directory_iterator(kFixtures + "/" + capture + "/trace")) return e.path().string();
   return {};
-}
-std::string line_of(const std::string& path, int n) {
-  std::ifstream in(path);
-  std::string l;
-  for (int i = 0; i < n && std::getline(in, l); ++i) {
-  }
-  return l;
 }
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

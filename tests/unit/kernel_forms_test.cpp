@@ -21,20 +21,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Every capture: a folder holding a torch_compile_debug/ (2.11 fixtures, each release of the
-// matrix, each archive of fixtures/forms/).
+// Every capture: the 2.11 fixtures, each release of the matrix, each archive of fixtures/forms/.
 std::vector<fs::path> all_captures() {
-  std::vector<fs::path> out;
-  auto add_from = [&](const fs::path& root) {
-    if (!fs::is_directory(root)) return;
-    for (const auto& e : fs::directory_iterator(root))
-      if (fs::is_directory(e.path() / "torch_compile_debug")) out.push_back(e.path());
-  };
-  add_from(fixture(""));
+  std::vector<fs::path> out = capture_folders(fixture(""));
   for (const char* set : {ILINT_VERSION_FIXTURES_DIR, ILINT_FORMS_FIXTURES_DIR})
     for (const auto& archive : fs::directory_iterator(set))
-      if (archive.is_directory()) add_from(archive.path());
-  std::sort(out.begin(), out.end());
+      for (const auto& c : capture_folders(archive.path())) out.push_back(c);
+  std::sort(out.begin(), out.end());  // by full path: "first seen in" is the first in this order
   return out;
 }
 

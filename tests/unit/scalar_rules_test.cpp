@@ -24,6 +24,7 @@
 
 namespace fs = std::filesystem;
 using namespace ilint;
+using ilint::testing::line_of;
 
 namespace {
 const std::string kFixtures = ILINT_FIXTURES_DIR;
@@ -41,13 +42,6 @@ std::vector<const Finding*> by_rule(const Analysis& a, const std::string& rule) 
   for (const auto& f : a.findings)
     if (f.rule == rule) v.push_back(&f);
   return v;
-}
-std::string line_of(const std::string& path, int n) {
-  std::ifstream in(path);
-  std::string l;
-  for (int i = 0; i < n && std::getline(in, l); ++i) {
-  }
-  return l;
 }
 
 // The lines that pin the scalar ___stack0 to a value in some compile.

@@ -13,6 +13,8 @@
 #include "analyzer/dynamo/dump.h"
 #include "analyzer/parse/cpp_hand.h"
 #include "analyzer/parse/cpp_wrapper_hand.h"
+#include "analyzer/dynamo/dynamo_model.h"
+#include "analyzer/parse/build_compiles.h"
 #include "analyzer/pipeline.h"
 #include "analyzer/report/dump_model.h"
 
@@ -34,6 +36,28 @@ class HandReadersScope {
 };
 
 inline std::string fixture(const std::string& name) { return std::string(ILINT_FIXTURES_DIR) + "/" + name; }
+
+// Line `n` (1-based) of a file; "" past its end.
+inline std::string line_of(const std::string& path, int n) {
+  std::ifstream in(path);
+  std::string l;
+  for (int i = 0; i < n && std::getline(in, l); ++i) {
+  }
+  return l;
+}
+
+// The capture folders directly under `root` (those holding a torch_compile_debug/ and, with
+// `with_trace`, a trace/ too), sorted.
+inline std::vector<std::filesystem::path> capture_folders(const std::filesystem::path& root, bool with_trace = false) {
+  std::vector<std::filesystem::path> out;
+  if (!std::filesystem::is_directory(root)) return out;
+  for (const auto& e : std::filesystem::directory_iterator(root))
+    if (std::filesystem::is_directory(e.path() / "torch_compile_debug") &&
+        (!with_trace || std::filesystem::is_directory(e.path() / "trace")))
+      out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 inline std::string read_all(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -18,19 +18,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Every capture folder (one with a trace/ and a torch_compile_debug/) of the fixtures.
+// Every capture with a trace: the 2.11 fixtures and each release of the matrix.
 std::vector<fs::path> captures_with_trace() {
-  std::vector<fs::path> out;
-  auto add_from = [&](const fs::path& root) {
-    if (!fs::is_directory(root)) return;
-    for (const auto& e : fs::directory_iterator(root))
-      if (fs::is_directory(e.path() / "trace") && fs::is_directory(e.path() / "torch_compile_debug"))
-        out.push_back(e.path());
-  };
-  add_from(fixture(""));
+  std::vector<fs::path> out = capture_folders(fixture(""), /*with_trace=*/true);
   for (const auto& release : fs::directory_iterator(ILINT_VERSION_FIXTURES_DIR))
-    if (release.is_directory()) add_from(release.path());
-  std::sort(out.begin(), out.end());
+    for (const auto& c : capture_folders(release.path(), /*with_trace=*/true)) out.push_back(c);
   return out;
 }
 
@@ -40,13 +32,6 @@ std::multiset<std::string> fingerprints(const Analysis& a) {
   return out;
 }
 
-std::string line_of(const std::string& path, int line) {
-  std::ifstream in(path);
-  std::string l;
-  for (int n = 0; n < line && std::getline(in, l); ++n) {
-  }
-  return l;
-}
 
 // A graph line as fx_graph_readable.py prints it: the AOT graph of a trace prints strides and device
 // in each annotation ("f32[8, 32][32, 1]cpu"), the folder's file the dtype and shape only.

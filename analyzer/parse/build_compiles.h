@@ -1,0 +1,36 @@
+// The parse stage: the ingested compiles (and those a TORCH_TRACE alone holds) into the model.
+#pragma once
+#include <vector>
+
+#include "analyzer/ingest/ingest.h"
+#include "analyzer/model/program.h"
+#include "analyzer/parse/cpp_reader_hook.h"
+#include "analyzer/util/diag.h"
+
+namespace ilint {
+
+// Parse stage: fills program.compiles from the ingested files. Returns the number of files read.
+// C++ kernels the hand reader takes (cpp_hand.h) are read here, with their compile. With
+// `cpp_kernels`, those it declines are not read here: they are appended for
+// read_cpp_kernels_with_reader (the pipeline times that stage apart); without it, they are read
+// before returning.
+// Without `keep_kernel_sources`, each kernel's source text is dropped once read (the declined C++
+// kernels keep theirs for that reader).
+size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags, int jobs,
+                      std::vector<CppKernelJob>* cpp_kernels = nullptr, bool keep_kernel_sources = true);
+
+// Parse stage for the compiles a TORCH_TRACE log holds and no compile folder of the input gives
+// (take_unread_trace_compiles): each is read from its payloads as a folder is read from its
+// files, appended to program.compiles, and its C++ kernels read. Returns the payloads read.
+size_t build_trace_compiles(std::vector<TraceCompileSource>&& sources, Program& program, DiagSink& diags, int jobs,
+                            bool keep_kernel_sources = true);
+
+// Reads C++ kernels: the hand reader first (when on, cpp_hand.h), then the installed reader for
+// what it declines (every distinct source once, batched, on `jobs` threads). Without a reader,
+// declined kernels keep their signature facts.
+void read_cpp_kernels(const std::vector<CppKernelJob>& cpp_kernels, DiagSink& diags, int jobs);
+// The installed reader alone: for the kernels build_compiles left, which its hand reader has
+// declined already (or all of them, with the hand readers off).
+void read_cpp_kernels_with_reader(const std::vector<CppKernelJob>& cpp_kernels, DiagSink& diags, int jobs);
+
+}  // namespace ilint
