@@ -34,7 +34,7 @@ Coverage account_coverage(const Program& program, const std::vector<RuleInfo>& r
     diags.note("analysis-incomplete",
                "no Dynamo log with compile ids (TORCH_TRACE, TORCH_LOGS text) among the inputs: " + join(log_rules) +
                    " could not look at any compile (give the run's trace/ folder or its stderr)",
-               {});
+               {program.inputs.empty() ? FilePath() : FilePath(program.inputs.front()), 0, 0});
   for (const auto& c : program.compiles) {
     CompileCoverage cc;
     cc.compile_id = c.id;
