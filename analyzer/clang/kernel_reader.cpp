@@ -405,7 +405,8 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
   }
 
   // `in_ptr0 + static_cast<int64_t>(x1)` or `in_ptr0`: the pointer parameter and the offset.
-  bool pointer_and_index(const clang::Expr* arg, std::string& ptr, std::string& index) const {
+  // Returns the parameter (null when `arg` addresses none).
+  const clang::ParmVarDecl* pointer_and_index(const clang::Expr* arg, std::string& ptr, std::string& index) const {
     const clang::Expr* e = arg->IgnoreParenImpCasts();
     // `&out_ptr0[i]` (a scalar atomic_add's address).
     if (auto* u = llvm::dyn_cast<clang::UnaryOperator>(e); u && u->getOpcode() == clang::UO_AddrOf)
@@ -413,26 +414,26 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
         if (auto* p = param_of(a->getBase())) {
           ptr = p->getName().str();
           index = index_text(a->getIdx());
-          return true;
+          return p;
         }
     if (auto* p = param_of(e)) {
       ptr = p->getName().str();
       index = "0";
-      return true;
+      return p;
     }
     auto* b = llvm::dyn_cast<clang::BinaryOperator>(e);
-    if (!b || (b->getOpcode() != clang::BO_Add && b->getOpcode() != clang::BO_Sub)) return false;
+    if (!b || (b->getOpcode() != clang::BO_Add && b->getOpcode() != clang::BO_Sub)) return nullptr;
     if (auto* p = param_of(b->getLHS())) {
       ptr = p->getName().str();
       index = (b->getOpcode() == clang::BO_Sub ? "-(" + index_text(b->getRHS()) + ")" : index_text(b->getRHS()));
-      return true;
+      return p;
     }
     if (auto* p = param_of(b->getRHS()); p && b->getOpcode() == clang::BO_Add) {
       ptr = p->getName().str();
       index = index_text(b->getLHS());
-      return true;
+      return p;
     }
-    return false;
+    return nullptr;
   }
 
   std::string owner_of(const clang::Expr* e) const {
@@ -469,21 +470,17 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
   bool add_block_access(std::vector<MemAccess>& into, const clang::Expr* arg, const std::string& var,
                         const clang::CallExpr* call, bool atomic, const clang::Expr* lanes = nullptr) {
     std::string ptr, index;
-    if (!pointer_and_index(arg, ptr, index)) return false;
+    const clang::ParmVarDecl* p = pointer_and_index(arg, ptr, index);
+    if (!p) return false;
     const clang::Expr* e = arg->IgnoreParenImpCasts();
-    const clang::ParmVarDecl* p = param_of(e);
     if (auto* u = llvm::dyn_cast<clang::UnaryOperator>(e); u && u->getOpcode() == clang::UO_AddrOf)
-      if (auto* a = llvm::dyn_cast<clang::ArraySubscriptExpr>(u->getSubExpr()->IgnoreParenImpCasts())) {
-        p = param_of(a->getBase());
+      if (auto* a = llvm::dyn_cast<clang::ArraySubscriptExpr>(u->getSubExpr()->IgnoreParenImpCasts()))
         store_targets_.insert(a);  // an address taken, not a load (the children are visited next)
-      }
-    if (auto* b = llvm::dyn_cast<clang::BinaryOperator>(e); !p && b)
-      p = param_of(b->getLHS()) ? param_of(b->getLHS()) : param_of(b->getRHS());
     MemAccess m;
     m.ptr = ptr;
     std::string lanes_text = lanes ? index_text(lanes) : "";
     m.index = lanes ? (index == "0" ? lanes_text : index + " + " + lanes_text) : index;
-    m.value_dtype = p ? elem_dtype(p->getType()) : DType::Unknown;
+    m.value_dtype = elem_dtype(p->getType());
     m.vectorized = !atomic || lanes;  // a scalar atomic_add writes one element
     m.atomic = atomic;
     m.var = var;

@@ -273,8 +273,14 @@ std::vector<TraceCompileSource> take_unread_trace_compiles(DynamoLogs& logs, Dia
     if (sources.empty()) continue;
     // A payload is the compile of a folder when the folder's output_code.py holds the same text:
     // only folders whose file has the payload's size are read again, to compare digests.
+    // The folder of the same AOT ID (model__N_<kind>_...) is the same compile, whatever it holds; a
+    // cpp_wrapper=True module names no AOT ID, and is found by its text alone.
     std::map<uintmax_t, std::vector<const CompileFiles*>> folders_by_size;
+    std::map<std::pair<int, std::string>, const CompileFiles*> folders_by_aot_id;
     for (const CompileFiles* f : read.cap.folders) {
+      int index = -1;
+      std::string kind, trailing;
+      if (parse_compile_dir_name(basename_of(f->dir), index, kind, trailing)) folders_by_aot_id[{index, kind}] = f;
       std::error_code ec;
       if (f->output_code.empty()) continue;
       uintmax_t size = fs::file_size(f->output_code.str(), ec);
@@ -282,16 +288,9 @@ std::vector<TraceCompileSource> take_unread_trace_compiles(DynamoLogs& logs, Dia
     }
     std::map<const CompileFiles*, std::string> folder_md5;
     for (auto& src : sources) {
-      // The folder of the same AOT ID (model__N_<kind>_...) is the same compile, whatever it
-      // holds; a cpp_wrapper=True module names no AOT ID, and is found by its text alone.
       const CompileFiles* named = nullptr;
-      for (const CompileFiles* f : read.cap.folders) {
-        int index = -1;
-        std::string kind, trailing;
-        if (src.model_index >= 0 && parse_compile_dir_name(basename_of(f->dir), index, kind, trailing) &&
-            index == src.model_index && kind == src.graph_kind)
-          named = f;
-      }
+      if (auto n = folders_by_aot_id.find({src.model_index, src.graph_kind}); src.model_index >= 0 && n != folders_by_aot_id.end())
+        named = n->second;
       bool in_folder = false;
       auto it = folders_by_size.find(src.output_code.text.size());
       if (it != folders_by_size.end())

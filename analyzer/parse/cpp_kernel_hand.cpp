@@ -2693,32 +2693,33 @@ class Walker {
     return text(e);
   }
 
-  bool pointer_and_index(const Node* arg, std::string& ptr, std::string& index) const {
+  // Returns the parameter (null when `arg` addresses none).
+  const Var* pointer_and_index(const Node* arg, std::string& ptr, std::string& index) const {
     const Node* e = ignore_parens(arg);
     // `&out_ptr0[i]` (a scalar atomic_add's address).
     if (e->kind == Node::Unary && e->op == "&" && ignore_parens(e->kids[0])->kind == Node::Subscript)
       if (const Var* p = param_of(ignore_parens(e->kids[0])->kids[0])) {
         ptr = p->name;
         index = index_text(ignore_parens(e->kids[0])->kids[1]);
-        return true;
+        return p;
       }
     if (const Var* p = param_of(e)) {
       ptr = p->name;
       index = "0";
-      return true;
+      return p;
     }
-    if (e->kind != Node::Binary || (e->op != "+" && e->op != "-")) return false;
+    if (e->kind != Node::Binary || (e->op != "+" && e->op != "-")) return nullptr;
     if (const Var* p = param_of(e->kids[0])) {
       ptr = p->name;
       index = e->op == "-" ? "-(" + index_text(e->kids[1]) + ")" : index_text(e->kids[1]);
-      return true;
+      return p;
     }
     if (const Var* p = param_of(e->kids[1]); p && e->op == "+") {
       ptr = p->name;
       index = index_text(e->kids[0]);
-      return true;
+      return p;
     }
-    return false;
+    return nullptr;
   }
 
   void visit_subscript(const Node* a) {
@@ -2803,19 +2804,15 @@ class Walker {
   bool add_block_access(std::vector<MemAccess>& into, const Node* arg, const std::string& var, const Node* call,
                         bool atomic, const Node* lanes = nullptr) {
     std::string ptr, index;
-    if (!pointer_and_index(arg, ptr, index)) return false;
+    const Var* p = pointer_and_index(arg, ptr, index);
+    if (!p) return false;
     const Node* e = ignore_parens(arg);
-    const Var* p = param_of(e);
-    if (e->kind == Node::Unary && e->op == "&") {
-      const Node* a = ignore_parens(e->kids[0]);
-      p = param_of(a->kids[0]);
-      store_targets_.insert(a);  // an address taken, not a load (the children are visited next)
-    }
-    if (!p && e->kind == Node::Binary) p = param_of(e->kids[0]) ? param_of(e->kids[0]) : param_of(e->kids[1]);
+    if (e->kind == Node::Unary && e->op == "&")
+      store_targets_.insert(ignore_parens(e->kids[0]));  // an address taken, not a load (the children are visited next)
     MemAccess m;
     m.ptr = ptr;
     m.index = lanes ? (index == "0" ? index_text(lanes) : index + " + " + index_text(lanes)) : index;
-    m.value_dtype = p ? elem_dtype(p->type) : DType::Unknown;
+    m.value_dtype = elem_dtype(p->type);
     m.vectorized = !atomic || lanes;  // a scalar atomic_add writes one element
     m.atomic = atomic;
     m.var = var;

@@ -362,8 +362,6 @@ void read_triton_kernel(Kernel& k, const FilePath& file, DiagSink& diags, Triton
             (strides ? py::normalize_space(m.text_of(*strides)) : "?") + ")";
     return true;
   };
-  // Where a load or store goes: `ptr + (index)`, a block pointer, or a descriptor's
-  // `.load([offsets])` / `.store([offsets], value)` (`offsets` given for those).
   // Pointers made from a parameter: a workspace's `tmp13_ws = (ws_ptr + 4096).to(tl.pointer_type(tl.float32))`,
   // a split scan's `tmp2 = ws_ptr.to(tl.pointer_type(tl.uint64)) + xoffset * 1 * tmp1`: the parameter,
   // the alias's text, and the element dtype a `tl.pointer_type` gives it.
@@ -395,7 +393,19 @@ void read_triton_kernel(Kernel& k, const FilePath& file, DiagSink& diags, Triton
     }
     return false;
   };
+  // Grid barriers met so far (MemAccess::nest) in a kernel that has one (a cooperative reduction's
+  // `triton_helpers.x_grid_barrier`); -1 in others.
+  int barriers = -1;
+  if (def)
+    for (const auto& s : m.stmts)
+      if (s.enclosing_def == k.name && s.value && s.value->kind == Expr::Call && s.value->func &&
+          s.value->func->dotted_is("triton_helpers.x_grid_barrier"))
+        barriers = 0;
+  // Where a load or store goes: `ptr + (index)`, a block pointer, a pointer made from a parameter,
+  // or a descriptor's `.load([offsets])` / `.store([offsets], value)` (`offsets` given for those).
+  // Every access of the kernel is placed here, and so gets its nest.
   auto locate = [&](const Expr& e, MemAccess& a, const Expr* offsets = nullptr) {
+    a.nest = barriers;
     split_pointer(m, e, ptrs, a.ptr, a.index);
     std::string ptr, index;
     if (a.ptr.empty() && block_of(e, ptr, index)) {
@@ -418,28 +428,14 @@ void read_triton_kernel(Kernel& k, const FilePath& file, DiagSink& diags, Triton
     return block_of(*call.func->func, ptr, index) ? call.func->func : nullptr;
   };
 
-  // Grid barriers met so far (MemAccess::nest), counted in kernels that have one.
-  int barriers = -1;
-  if (def)
-    for (const auto& s : m.stmts)
-      if (s.enclosing_def == k.name && s.value && s.value->kind == Expr::Call && s.value->func &&
-          s.value->func->dotted_is("triton_helpers.x_grid_barrier"))
-        barriers = 0;
-  size_t loads_before = k.loads.size(), stores_before = k.stores.size();
   std::set<std::string> forms;
   for (const auto& s : m.stmts) {
     if (!def || s.enclosing_def != k.name) continue;
     add_triton_forms(s, forms);
     SourceLoc loc{file, s.line, s.col};
-    if (barriers >= 0) {
-      for (size_t i = loads_before; i < k.loads.size(); ++i) k.loads[i].nest = barriers;
-      for (size_t i = stores_before; i < k.stores.size(); ++i) k.stores[i].nest = barriers;
-      loads_before = k.loads.size();
-      stores_before = k.stores.size();
-      if (s.kind == Stmt::ExprStmt && s.value && s.value->kind == Expr::Call && s.value->func &&
-          s.value->func->dotted_is("triton_helpers.x_grid_barrier"))
-        ++barriers;
-    }
+    if (barriers >= 0 && s.kind == Stmt::ExprStmt && s.value && s.value->kind == Expr::Call && s.value->func &&
+        s.value->func->dotted_is("triton_helpers.x_grid_barrier"))
+      ++barriers;
     if (s.kind == Stmt::Assign && s.value && !s.targets.empty() && s.targets[0]->kind == Expr::Name) {
       // `block_ptr0 = tl.make_block_ptr(...)`, and `block_ptr0 = tl.advance(block_ptr0, [0, R0_BLOCK])`.
       const Expr& v = *s.value;
@@ -660,10 +656,6 @@ void read_triton_kernel(Kernel& k, const FilePath& file, DiagSink& diags, Triton
   }
 
   k.forms.assign(forms.begin(), forms.end());
-  if (barriers >= 0) {
-    for (size_t i = loads_before; i < k.loads.size(); ++i) k.loads[i].nest = barriers;
-    for (size_t i = stores_before; i < k.stores.size(); ++i) k.stores[i].nest = barriers;
-  }
 
   // Scan/reduction length: the reduction numel of the body (r0_numel), when static.
   int64_t rlen = -1;
