@@ -39,9 +39,9 @@ if n == 0:
 
 
 # A child's peak RSS (ru_maxrss) counts what it shared with this script before its exec (Linux keeps
-# the high-water mark across execve): every row read at least this script's size (70 MB once it had
-# made the hostile set). GNU time forks the command from its own small process and reports the
-# command's peak alone; without it, the rows carry that floor.
+# the high-water mark across execve), so every row would read at least this script's size. GNU time
+# forks the command from its own small process and reports the command's peak alone; without it, the
+# rows carry that floor.
 GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
 
 

@@ -511,7 +511,7 @@ void tokenize_into(std::string_view src, std::vector<Token>& toks, std::vector<P
     else if (c == '-' && c1 == '>')
       len = 2;  // ->
     // A run of characters Python has no token for (`$$$...`, stray bytes) is one error token and
-    // one issue: a megabyte of them made a token and a diagnostic per byte.
+    // one issue, whatever its length: a token and an issue per byte would grow with the input.
     auto stray = [&](size_t at) {
       char x = s[at];
       return kLead.f[static_cast<unsigned char>(x)] == LOp && x != '\0' && !has(x, kOpChar);

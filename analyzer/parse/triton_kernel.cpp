@@ -454,36 +454,23 @@ void read_triton_kernel(Kernel& k, const FilePath& file, DiagSink& diags, Triton
         continue;
       }
     }
-    if (s.kind == Stmt::ExprStmt && s.value) {
-      if (const Expr* desc = descriptor_call(*s.value, "store"); desc && s.value->items.size() >= 2) {
-        const Expr& call = *s.value;
-        MemAccess a;
-        locate(*desc, a, call.items[0]);
-        std::vector<std::string> vars;
-        read_vars(*call.items[1], vars);
-        a.var = vars.empty() ? py::normalize_space(m.text_of(*call.items[1])) : vars[0];
-        a.value_dtype = dtype_in(ptr_dtype, a.ptr);
-        a.loc = loc;
-        k.stmts.push_back(KernelStmt{"", "store", {a.var}, loc});
-        k.stores.push_back(std::move(a));
-        continue;
-      }
-    }
-    // tl.store(ptr, value, mask) and the atomics tl.atomic_add(ptr, value, mask, sem=...) (a
-    // statement, or an assignment of the old value): writes.
+    // Writes: tl.store(ptr, value, mask), a descriptor's `.store([offsets], value)`, and the atomics
+    // tl.atomic_add(ptr, value, mask, sem=...) (a statement, or an assignment of the old value).
+    const Expr* desc_store = s.kind == Stmt::ExprStmt && s.value ? descriptor_call(*s.value, "store") : nullptr;
     if ((s.kind == Stmt::ExprStmt || s.kind == Stmt::Assign) && s.value && s.value->kind == Expr::Call &&
         s.value->func && s.value->items.size() >= 2 &&
-        (s.kind == Stmt::ExprStmt ? s.value->func->dotted_is("tl.store") || is_triton_atomic(*s.value)
+        (s.kind == Stmt::ExprStmt ? desc_store || s.value->func->dotted_is("tl.store") || is_triton_atomic(*s.value)
                                   : is_triton_atomic(*s.value))) {
       const Expr& call = *s.value;
       MemAccess a;
-      locate(*call.items[0], a);
+      if (desc_store) locate(*desc_store, a, call.items[0]);
+      else locate(*call.items[0], a);
       std::vector<std::string> vars;
       read_vars(*call.items[1], vars);
       a.var = vars.empty() ? py::normalize_space(m.text_of(*call.items[1])) : vars[0];
       if (a.value_dtype == DType::Unknown) a.value_dtype = dtype_in(ptr_dtype, a.ptr);
       a.atomic = is_triton_atomic(call);
-      a.mask = argument_text(m, call, 2, "mask");
+      if (!desc_store) a.mask = argument_text(m, call, 2, "mask");
       a.loc = loc;
       KernelStmt st{"", a.atomic ? "atomic" : "store", {a.var}, loc};
       if (s.kind == Stmt::Assign && !s.targets.empty() && s.targets[0]->kind == Expr::Name) {
