@@ -179,6 +179,12 @@ class ReducedPrecisionScan : public Rule {
     auto ancestors = fx_ancestors(g, s.node->name);
     auto descendants = fx_descendants(g, s.node->name);
     descendants.insert(s.node->name);
+    const FxConsumers consumers = fx_consumers(g);
+    static const std::vector<const FxNode*> kNone;
+    auto readers_of = [&](const IString& name) -> const std::vector<const FxNode*>& {
+      auto it = consumers.find(std::string_view(name));
+      return it == consumers.end() ? kNone : it->second;
+    };
 
     // Low-precision values that eager rounds: computed (not a view), bf16/fp16, tied to the scan.
     std::vector<Elided> elided;
@@ -191,13 +197,12 @@ class ReducedPrecisionScan : public Rule {
         relation = "input of the scan";
       } else if (!descendants.count(n.name)) {
         // Combined with the scan's result: some later node reads both.
-        for (const auto& d : g.nodes) {
-          if (d.meta.dtype == n.meta.dtype) continue;
-          bool reads_n = std::find(d.input_nodes.begin(), d.input_nodes.end(), n.name) != d.input_nodes.end();
+        for (const FxNode* d : readers_of(n.name)) {
+          if (d->meta.dtype == n.meta.dtype) continue;
           bool reads_scan = false;
-          for (const auto& in : d.input_nodes) reads_scan = reads_scan || descendants.count(in);
-          if (reads_n && reads_scan) {
-            relation = "combined with the scan's result in `" + d.name + "` (" + dtype_name(d.meta.dtype) + ")";
+          for (const auto& in : d->input_nodes) reads_scan = reads_scan || descendants.count(in);
+          if (reads_scan) {
+            relation = "combined with the scan's result in `" + d->name + "` (" + dtype_name(d->meta.dtype) + ")";
             break;
           }
         }
@@ -209,10 +214,8 @@ class ReducedPrecisionScan : public Rule {
       // Rounded if the kernel casts to that dtype, or if the value leaves the kernel (a consumer
       // computed elsewhere reads it from a buffer, which Inductor stores in the node's dtype).
       bool materialized = false;
-      for (const auto& d : g.nodes) {
-        if (std::find(d.input_nodes.begin(), d.input_nodes.end(), n.name) == d.input_nodes.end()) continue;
-        if (d.op == "output" || kernel_computing(c, d.name) != k) materialized = true;
-      }
+      for (const FxNode* d : readers_of(n.name))
+        if (d->op == "output" || kernel_computing(c, d->name) != k) materialized = true;
       bool rounded = kernel_rounds_to(*k, n.meta.dtype) || materialized;
       if (rounded) honored.push_back(&n);
       else elided.push_back(Elided{&n, k, relation, casts_known});

@@ -63,6 +63,16 @@ std::set<std::string> fx_descendants(const FxGraph& g, const std::string& name) 
   return out;
 }
 
+FxConsumers fx_consumers(const FxGraph& g) {
+  FxConsumers out;
+  for (const auto& n : g.nodes)
+    for (const auto& in : n.input_nodes) {
+      auto& readers = out[std::string_view(in)];
+      if (readers.empty() || readers.back() != &n) readers.push_back(&n);
+    }
+  return out;
+}
+
 const FxNode* find_fx_node(const Compile& c, const std::string& name) {
   if (const FxNode* n = c.fx.find(name)) return n;
   for (const auto& k : c.kernels)

@@ -2,6 +2,8 @@
 #pragma once
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "analyzer/model/model.h"
@@ -20,6 +22,11 @@ std::string op_short_name(const std::string& target);
 // All nodes that `name` depends on (transitively), and all nodes that depend on it.
 std::set<std::string> fx_ancestors(const FxGraph& g, const std::string& name);
 std::set<std::string> fx_descendants(const FxGraph& g, const std::string& name);
+
+// The nodes that read each node (by name), each once, in graph order: a rule that asks "who reads
+// n" for many n asks this once instead of scanning the graph each time.
+using FxConsumers = std::unordered_map<std::string_view, std::vector<const FxNode*>>;
+FxConsumers fx_consumers(const FxGraph& g);
 
 // The FX node named `name`, looked up first in the compile's graph (which has user source
 // lines), then in the kernels' graph fragments.
