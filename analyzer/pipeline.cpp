@@ -88,10 +88,10 @@ void analyze(const AnalyzeOptions& opts, Analysis& out) {
   stage("reading " + std::to_string(cpp_kernels.size()) + " C++ kernels", "C++ kernels");
   // The Dynamo logs need only the ingest. With two threads or more, while C++ kernels are read
   // they are read on a thread of their own: on one capture of a CPU model that stage is mostly
-  // loading Clang, one thread's work (docs/performance.md, session 12). Not beside the compiles:
-  // on a Triton capture reading the logs is the longest stage, and a third thread only slowed
-  // it. What is read, and so the model, is the same either way; only the order diagnostics are
-  // reported in differs, and every output sorts them.
+  // loading Clang, one thread's work. Not beside the compiles: on a Triton capture reading the
+  // logs is the longest stage, and a third thread only slowed it (docs/performance.md, 'Threads
+  // fitted to the input'). What is read, and so the model, is the same either way; only the
+  // order diagnostics are reported in differs, and every output sorts them.
   std::future<std::shared_ptr<DynamoLogs>> logs_read;
   bool has_logs = !out.ingest.torch_logs.empty() || !out.ingest.trace_logs.empty() || !out.ingest.dynamo_debug_logs.empty();
   if (opts.jobs >= 2 && has_logs && !cpp_kernels.empty() && cpp_kernel_reader())

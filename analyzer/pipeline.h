@@ -19,8 +19,8 @@ struct AnalyzeOptions {
   std::vector<std::string> paths;
   int jobs = 1;                         // threads (ingest, parsers, rules): at most this many
   // When true, `jobs` is an upper bound and each stage takes fewer threads on a small input (the
-  // CLI's default, -j auto): below ~64 compile folders, one. On two cores a second thread costs a
-  // small capture more than it saves (docs/performance.md, session 13). False: `jobs` threads.
+  // CLI's default, -j auto): below ~64 compile folders, one. A debug dir holds 1 to 12, and a second
+  // thread pays from about 60-80 (docs/performance.md, 'Threads fitted to the input'). False: `jobs` threads.
   bool fit_jobs_to_input = false;
   std::vector<std::string> only_rules;  // empty: every registered rule
   std::vector<std::string> disabled_rules;

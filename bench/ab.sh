@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Alternated A/B timing of inductor-lint builds on one corpus, with Python's `ast` parse of the
 # same output_code.py files in the same loop: on a noisy machine, only runs taken side by side
-# compare. Every other round runs the commands in reverse order (A B python, python B A, ...): on
-# this VM the command that ran right after Python's 11 s parse was ~15% slower, whichever it was
-# (docs/performance.md, session 16), so a fixed order favoured the one that came first. The page
+# compare. Every other round runs the commands in reverse order (A B python, python B A, ...): a
+# command run right after another large process (Python's parse of the whole corpus) is slower,
+# whichever command it is, so a fixed order would favour the one that comes first. The page
 # cache is warmed before every run. Prints each run's wall time, then the min and median per
 # command.
 #

@@ -1,14 +1,14 @@
 // The Clang reader as a loadable module (libilint-clang.so), and how the CLI finds it.
 //
 // Why a module: libclang-cpp and libLLVM are ~130 MB of shared libraries with ~600k relocations;
-// mapping and relocating them costs ~15 ms of CPU at every start, three quarters of a whole run
-// on a Triton-only capture. The CLI loads the module the first time a compile holds C++ code
+// mapping and relocating them at every start would cost a Triton-only capture more than the
+// rest of its run. The CLI loads the module the first time a compile holds C++ code
 // (a cpp_fused_* kernel or a cpp_wrapper=True wrapper), so a CUDA user's runs never pay it.
 // Where Clang's static archives are installed the module holds Clang and LLVM itself, trimmed
 // to what the reader calls and with their symbols kept inside (CMakeLists.txt): loading it then
-// costs ~20 ms instead of ~100 ms (docs/performance.md, session 11). Linking them into the CLI
-// itself would cost still less on C++ captures, but ~6 ms more on every Triton-only run (their
-// static constructors and the page faults of a 110 MB executable).
+// looks up none of their symbols and applies a fraction of the shared libraries' relocations
+// (docs/performance.md, 'The Clang reader'). Linking them into the CLI itself would make C++ captures
+// a little faster, every Triton-only run slower (static constructors, a 110 MB executable's faults).
 // The module holds only analyzer/clang/: it resolves the core's symbols (interning tables,
 // model types, diagnostics) against the executable, which exports them, so there is one copy
 // of the core's state in the process.

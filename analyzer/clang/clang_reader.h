@@ -69,7 +69,7 @@ std::vector<EmbeddedCppSource> find_embedded_cpp_sources(std::string_view text);
 
 // ------------------------------------------------------------------ C++ wrapper (cpp_wrapper=True)
 
-// Parses the C++ wrapper source (the text of `cpp_wrapper_src`, formats.md 2.8) and fills the
+// Parses the C++ wrapper source (output_code.py's `cpp_wrapper_src = (r'''...''')`) and fills the
 // wrapper model of `c`: launches (generated kernels and aoti_torch_* / fallback calls, in order),
 // buffers (aoti_torch_empty_strided with sizes, strides and dtype), graph inputs (tensor inputs
 // and scalars read with aoti_torch_item_*), outputs, and kernel declarations (as Kernel entries

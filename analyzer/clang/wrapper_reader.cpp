@@ -1,6 +1,6 @@
-// The Clang reader of the C++ wrapper of cpp_wrapper=True compiles (formats.md 2.8): the
-// `inductor_entry_impl` body becomes the same wrapper model the Python wrapper fills (inputs,
-// buffers, launches, outputs, mutations), and the C++ kernels defined after it become Kernels.
+// The Clang reader of a cpp_wrapper=True compile's C++ wrapper (`cpp_wrapper_src = (r'''...''')` in
+// output_code.py): the `inductor_entry_impl` body becomes the same wrapper model the Python wrapper
+// fills (inputs, buffers, launches, outputs, mutations); the C++ kernels defined after it become Kernels.
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 

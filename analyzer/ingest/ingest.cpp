@@ -221,8 +221,8 @@ struct Walker {
 
   // Lists one folder: its files are classified, its subfolders go to the queue. getdents64(2)
   // on a descriptor of our own: opendir(3) adds an fstat per folder, and directory_iterator
-  // built and split a std::filesystem::path for every entry. On this VM a system call costs
-  // ~2-3 us, and ingest is mostly system calls (docs/performance.md, session 16).
+  // built and split a std::filesystem::path for every entry. Ingest is mostly system calls, and
+  // on a VM each costs microseconds (docs/performance.md, 'Few system calls per file').
   void list_folder(const std::string& root, int depth, FolderQueue& queue) {
     if (depth > kMaxDepth) {
       diags.warning("ingest-too-deep", "folder nesting deeper than " + std::to_string(kMaxDepth) + "; not descended",
@@ -370,7 +370,7 @@ void merge_walker(Walker& into, Walker& from) {
 // With `folders_per_thread` > 0 the calling thread walks alone until that many folders wait to be
 // listed, and a further thread joins at each further multiple: a debug dir of a few compiles is
 // walked on one thread, since a second one costs more than it saves there (docs/performance.md,
-// session 13).
+// 'Threads fitted to the input').
 int walk_folder(const std::string& root, int threads, size_t folders_per_thread, Walker& into) {
   FolderQueue queue;
   queue.push(root, 0);

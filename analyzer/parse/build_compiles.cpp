@@ -136,7 +136,7 @@ void read_runnable(std::string_view text, Compile& c, std::string& torch_version
 
 // Most compiles one thread builds together so their C++ wrappers can share Clang runs.
 constexpr size_t kWrapperBatchCompiles = 64;
-// Whether an output_code.py text holds a C++ wrapper (formats.md 2.8): `cpp_wrapper_src = (`.
+// Whether an output_code.py text holds the C++ wrapper of a cpp_wrapper=True compile: `cpp_wrapper_src = (`.
 // torch 2.11 starts Python-wrapper modules with `# AOT ID:` and cpp_wrapper=True modules without
 // it (see parse_output_code), so the search, ~2 instructions a byte over every Triton module,
 // is left out for those. A wrapper missed here is still read, alone: batching is only faster.

@@ -1,9 +1,9 @@
 // Hand readers of Inductor's C++: the kernels (`cpp_fused_*`) and the wrapper of cpp_wrapper=True
-// compiles, read without Clang. Why: Clang's parse alone costs more than issue 7's whole budget on
-// a C++ capture (docs/performance.md, sessions 12 and 14), while Inductor writes its C++ from a
-// small, regular vocabulary. A hand reader reads that vocabulary and declines anything else, and
-// a declined kernel or wrapper goes to the Clang reader as before; for what it accepts it fills
-// exactly what the Clang reader fills (the unit tests compare the two on every fixture).
+// compiles, read without Clang. Why: on a C++ capture, loading Clang and its parse alone cost more
+// than the whole analysis may (0.25x Python's parse; docs/performance.md, 'Inductor's C++ read by
+// hand'), while Inductor writes its C++ from a small, regular vocabulary. A hand reader reads that
+// vocabulary and declines anything else; a declined kernel or wrapper goes to Clang as before, and
+// for what it accepts it fills exactly what the Clang reader fills (unit tests compare both on every fixture).
 #pragma once
 
 namespace ilint {

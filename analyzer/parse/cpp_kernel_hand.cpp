@@ -584,7 +584,7 @@ class Parser {
         "at", "c10", "std", "omp_get_thread_num", "omp_get_num_threads", "omp_get_max_threads", "int8_t", "int16_t",
         "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t", "ptrdiff_t", "C10_LIKELY",
         "C10_UNLIKELY", "C10_ALWAYS_INLINE", "TORCH_CHECK", "INDUCTOR_PREFIX_PRELUDE", "kernel_param",
-        // added to the prelude in session 17
+        // from torch 2.11's cpp_prefix.h and at::vec, which the cpu_vocab captures' kernels use
         "WelfordHelper", "IndexValueVec", "argmin_combine_vec", "argmax_combine_vec", "argmin_vec_reduce_all",
         "argmax_vec_reduce_all", "any_masked_reduce", "normalized_rand_cpu", "transpose_mxn",
         // torch 2.13's integer-division checks

@@ -418,12 +418,12 @@ json compile_index_json(const Compile& c) {
 // a block of its own ("report-compile"), in order, which the page parses only when it shows that
 // compile. One block of the whole passes the longest string V8 makes (2^29 - 24 characters)
 // past ~0.5 GB of data: on half of bench/'s 100k-kernel corpus (572 MB) Chromium got a cut text
-// ("Unexpected end of JSON input") and rendered nothing; in pieces it renders in 18 s, and the
-// whole corpus (1.16 GB) in 53 s. And the page built every
-// compile's kernel table at once: on a quarter of that corpus (8,004 captures, 289 MB) it had not
-// loaded after 30 s in Chromium; with closed compiles it shows in ~12 s. Written a piece at a
-// time: the whole document, its dump and the escaped copy of those 8,004 captures took 2.9 GB and
-// 24 s, against 0.4 GB and 3 s for the JSON report (docs/performance.md, session 22).
+// ("Unexpected end of JSON input") and rendered nothing. And a page that builds every compile's
+// kernel table at once had not loaded after 30 s in Chromium on a quarter of that corpus (8,004
+// captures, 289 MB); past 200 compiles each starts closed, its table built when it is opened.
+// Written a piece at a time: the whole document, its dump and the escaped copy of those 8,004
+// captures held 2.9 GB at once, against 0.4 GB for the JSON report (docs/performance.md, 'The
+// HTML report in pieces').
 void write_report_data(const Analysis& a, const HtmlOptions& opts, std::ostream& out) {
   json rest = report_data_but_compiles(a, opts);
   json index = json::array();

@@ -139,10 +139,10 @@ bool read_text_file(const std::string& path, std::string& out, DiagSink& diags, 
   }
   // Straight into the string, one byte more than fstat said: a read that stops exactly at the
   // size fstat gave is the end (a regular file reads short only at its end), so no further
-  // read(2) returning 0 is needed to see it (one system call in five per file, ~12% of the
-  // reading time on this VM: docs/performance.md, session 16). A file that grew since fstat
-  // fills that byte, and whatever follows (up to the limit) comes through a small buffer:
-  // growing the string itself would move every file's bytes once more just to see the end.
+  // read(2) returning 0 is needed to see it: one system call in five per file, over tens of
+  // thousands of small files (docs/performance.md, 'Few system calls per file'). A file that grew
+  // since fstat fills that byte, and whatever follows (up to the limit) comes through a small
+  // buffer: growing the string itself would move every file's bytes once more just to see the end.
   out.resize(static_cast<size_t>(size) + 1);
   size_t got = 0;
   while (got < out.size()) {

@@ -103,7 +103,7 @@ TEST(CppKernelHand, ReadsEveryFixtureKernelAsClangDoes) {
   EXPECT_GE(compared, 24u);
   EXPECT_GE(distinct.size(), 24u);
   EXPECT_GE(vocab_kernels, 15u);
-  EXPECT_EQ(vocab_accepted, vocab_kernels);  // session 17: all 17 (and 63 of the 64 kernels of all 37 captures)
+  EXPECT_EQ(vocab_accepted, vocab_kernels);  // the vocabulary covers them all (and 63 of the 37 captures' 64)
   std::cout << "[ info ] " << compared << " kernels (" << distinct.size() << " distinct sources) read alike; "
             << vocab_accepted << " of the " << vocab_kernels << " in cpu_vocab_* fixtures accepted\n";
   for (const auto& [why, kernels] : declined_why) {

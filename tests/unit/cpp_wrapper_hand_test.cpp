@@ -198,7 +198,7 @@ TEST(CppWrapperHand, AcceptsEveryFixtureWrapperAndFillsWhatClangFills) {
   }
   EXPECT_EQ(ws.size() - vocab, 12u);
   EXPECT_GE(vocab, 1u);
-  EXPECT_EQ(vocab_accepted, vocab);  // session 17: all of them (and 11 of the 11 wrappers of the 37 captures)
+  EXPECT_EQ(vocab_accepted, vocab);  // the vocabulary covers them all (and the 11 wrappers of the 37 captures)
   std::cout << "[ info ] " << vocab_accepted << " of the " << vocab << " cpu_vocab_* wrappers accepted\n";
 }
 

@@ -112,7 +112,7 @@ def norms(x):
 
 
 def views(x):
-    y = x.t().contiguous().t() + x[::2].repeat(2, 1)  # (the session-16 run had x.t() here: a shape error)
+    y = x.t().contiguous().t() + x[::2].repeat(2, 1)  # (x.t() here was a shape error: the kept *_s16 captures lack `views`)
     return y, torch.cat([x, x * 2], 0).flip(1), F.pad(x, (1, 2), value=0.5), x.unfold(1, 4, 2).sum(-1)
 
 
