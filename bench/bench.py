@@ -172,29 +172,50 @@ def table(rows, jobs):
 
 
 def make_hostile(fixtures, out):
-    """Copies of the s2_cuda capture's compile folders (no logs) whose forward output_code.py is made
-    hostile, one way each: (label, path)."""
+    """Copies of the s2_cuda capture's compile folders (no logs) whose forward output_code.py (or
+    fx_graph_readable.py) is made hostile, one way each: (label, path)."""
     src = os.path.join(fixtures, "s2_cuda", "torch_compile_debug")
     small_fn = ("\n@triton.jit\ndef k{i}(in_ptr0, out_ptr0, xnumel, XBLOCK: tl.constexpr):\n"
                 "    xoffset = tl.program_id(0) * XBLOCK\n    xindex = xoffset + tl.arange(0, XBLOCK)[:]\n"
                 "    tmp0 = tl.load(in_ptr0 + (xindex), None)\n    tl.store(out_ptr0 + (xindex), tmp0, None)\n")
+    kernel = "triton_per_fused_add_cumsum_div_expand_mul_slice_sub_view_0"
+    launch = ("            buf{i} = empty_strided_cuda((8, 1, 5, 15), (75, 600, 15, 1), torch.float32)\n"
+              "            " + kernel + ".run(buf{i}, primals_2, primals_1, 40, 15, stream=stream0)\n")
+    node = '        add_{i}: "bf16[8, 1, 5, 15]" = torch.ops.aten.add.Tensor(slice_3, slice_4)\n'
+
+    def before(marker, lines):
+        # The text with `lines` inserted before the first line that holds `marker`.
+        def make(t):
+            at = t.index(marker.encode())
+            at = t.rindex(b"\n", 0, at) + 1
+            return t[:at] + lines.encode() + t[at:]
+        return make
     rng = random.Random(1)
     shapes = [
-        ("1 MB of `$` on one line", lambda t: t + b"$" * 1000000),
-        ("100k lines of `$`", lambda t: t + b"$\n" * 100000),
-        ("10 MB of random bytes", lambda t: t + bytes(rng.randrange(256) for _ in range(10000000))),
-        ("the file as UTF-16", lambda t: t.decode("utf-8").encode("utf-16")),
-        ("20 MB of small @triton.jit functions",
+        ("1 MB of `$` on one line", "output_code.py", lambda t: t + b"$" * 1000000),
+        ("100k lines of `$`", "output_code.py", lambda t: t + b"$\n" * 100000),
+        ("10 MB of random bytes", "output_code.py",
+         lambda t: t + bytes(rng.randrange(256) for _ in range(10000000))),
+        ("the file as UTF-16", "output_code.py", lambda t: t.decode("utf-8").encode("utf-16")),
+        ("20 MB of small @triton.jit functions", "output_code.py",
          lambda t: t + "".join(small_fn.format(i=i) for i in range(80000)).encode()),
+        # Plausible shapes of a very large compile, at the size of the hostile ones.
+        ("one Triton kernel of 20 MB", "output_code.py",
+         before("'" * 3 + ", device_str='cuda')",
+                "".join("    tmp%d = tmp12 * tmp11\n" % i for i in range(13, 800000)))),
+        ("a call function of 20 MB", "output_code.py",
+         before("        return (buf1", "".join(launch.format(i=i) for i in range(2, 110000)))),
+        ("an FX graph of 20 MB", "fx_graph_readable.py",
+         before("        return (div", "".join(node.format(i=i) for i in range(250000)))),
     ]
     rows = []
-    for n, (label, make) in enumerate(shapes):
+    for n, (label, name, make) in enumerate(shapes):
         dst = os.path.join(out, "h%d" % n, "torch_compile_debug")
         shutil.rmtree(dst, ignore_errors=True)
         shutil.copytree(src, dst)
         for d, _, names in os.walk(dst):
-            if "output_code.py" in names and "forward" in d:
-                p = os.path.join(d, "output_code.py")
+            if name in names and "forward" in d:
+                p = os.path.join(d, name)
                 with open(p, "rb") as f:
                     text = f.read()
                 with open(p, "wb") as f:
@@ -363,7 +384,7 @@ def report(fixture_rows, corpus_rows, corpus_info, jobs, repeat, corpus_repeat, 
                 "%s -> %.1f s/GB, %.0f us/kernel" % (fmt_bytes(r["bytes"]), r[j1]["cpu"] / (r["bytes"] / 1e9),
                                                     r[j1]["cpu"] * 1e6 / r["kernels"]) for r in v))
         # Where the CPU time is spent in the kernel: on a virtual machine, file opens and page faults
-        # can cost as much as the parsing (docs/performance.md, session 8).
+        # can cost as much as the parsing (docs/performance.md, 'Few system calls per file').
         if all("sys" in r[j1] for r in corpus_rows):
             print("\nSystem time and minor page faults (same runs):\n")
             print("| input | " + " | ".join("lint -j%s sys (faults)" % j for j in jobs) +

@@ -883,16 +883,18 @@ bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& o
     }
   }
   if (how == FxReadableRead::Parse) {
-    // `text` outlives the module: parse it in place.
-    py::Module m = py::parse_module_view(text, first_line - 1);
-    for (auto& i : m.issues) diags.warning("parse-python", i.message, SourceLoc{path, i.line, i.col});
-    out.nodes.reserve(out.nodes.size() + m.stmts.size());  // at most one node per statement
+    // `text` outlives the pieces: they are parsed in place.
     ReadableBuilder builder(path, out);
     ReadableStmt r;
-    for (const auto& s : m.stmts) {
-      from_parsed(m, s, r);
-      builder.add(r);
-    }
+    std::vector<py::ParseIssue> issues;
+    py::parse_module_by_pieces(text, first_line - 1, issues, [&](const py::Module& m) {
+      out.nodes.reserve(out.nodes.size() + m.stmts.size());  // at most one node per statement
+      for (const auto& s : m.stmts) {
+        from_parsed(m, s, r);
+        builder.add(r);
+      }
+    });
+    for (auto& i : issues) diags.warning("parse-python", i.message, SourceLoc{path, i.line, i.col});
   }
   out.origin = "fx_graph_readable.py";
   out.file = path;

@@ -197,6 +197,332 @@ bool is_fallback_callee(const std::string& f) {
          f.rfind("torch._ops.", 0) == 0;
 }
 
+// Reads the statements of output_code.py in one pass, a piece of the file at a time (a piece's
+// nodes are gone when the next comes): Inductor writes the kernel definitions and the C++ wrapper
+// source at module level before the `call` and `get_args` functions that use them.
+class OutputCodeReader {
+ public:
+  OutputCodeReader(const FilePath& path, Compile& c, DiagSink& diags, std::vector<size_t>* cpp_kernels_to_read)
+      : path_(path), c_(c), diags_(diags), cpp_kernels_to_read_(cpp_kernels_to_read) {}
+
+  void read(const py::Module& m) {
+    for (size_t si = 0; si < m.stmts.size(); ++si) {
+      const Stmt& s = m.stmts[si];
+      if (first_) {
+        first_ = false;
+        tuning_block(s);
+      }
+      if (s.def_depth == 0) {
+        kernel_definition(s);
+        cpp_wrapper_source(s);
+      } else if (s.enclosing_def == "get_args") {
+        get_args_input(m, s);
+      } else if (s.enclosing_def == "call") {
+        call_statement(m, si);
+      }
+    }
+  }
+
+ private:
+  // `K = async_compile.triton('K', """...""")` or `K = async_compile.cpp_pybinding([...], r"""...""")`.
+  void kernel_definition(const Stmt& s) {
+    if (s.kind != Stmt::Assign || !s.value || s.value->kind != Expr::Call || !s.value->func) return;
+    const Expr& f = *s.value->func;
+    bool triton = f.dotted_is("async_compile.triton");
+    bool cpp = f.dotted_is("async_compile.cpp_pybinding") || f.dotted_is("async_compile.cpp");
+    if (!triton && !cpp) return;
+    if (s.targets.empty() || s.targets[0]->kind != Expr::Name) return;
+    Kernel k;
+    k.name = std::string(s.targets[0]->text);
+    k.def_loc = SourceLoc{path_, s.line, s.col};
+    const Expr* src = nullptr;
+    if (triton) {
+      if (s.value->items.size() >= 2) src = s.value->items[1];
+      std::string declared = s.value->items.empty() ? "" : string_arg(s.value->items[0]);
+      if (!declared.empty() && declared != k.name)
+        diags_.note("parse-kernel-name", "kernel variable " + k.name + " compiles Triton function " + declared,
+                    k.def_loc);
+    } else {
+      // cpp_pybinding(['const at::BFloat16*', 'float*'], r"""...""")
+      if (s.value->items.size() >= 2) src = s.value->items[1];
+      else if (s.value->items.size() == 1) src = s.value->items[0];
+      k.backend = KernelBackend::Cpp;
+    }
+    if (!src || src->kind != Expr::String) {
+      diags_.warning("parse-kernel", "kernel " + k.name + ": source string not found", k.def_loc);
+      return;
+    }
+    k.source = src->text;
+    // The string's content starts right after the opening quotes, on the same line.
+    k.source_first_line = src->line;
+    read_kernel_comments(s.comments_above, path_, k);
+    if (triton) {
+      read_triton_kernel(k, path_, diags_);
+    } else {
+      read_cpp_signature(k);
+      read_cpp_loop_ranges(k);
+      if (c_.device_type.empty()) c_.device_type = "cpu";
+    }
+    if (triton) c_.device_type = "cuda";
+    for (auto& n : k.fragment.nodes)
+      if (n.op != "placeholder" && n.op != "output" && n.target.find("PlaceHolder") == std::string::npos)
+        k.fx_nodes.push_back(n.name);
+    c_.add_kernel(std::move(k));
+    if (cpp) {
+      if (cpp_kernels_to_read_) {
+        cpp_kernels_to_read_->push_back(c_.kernels.size() - 1);
+      } else {
+        read_cpp_kernels({CppKernelJob{&c_.kernels.back(), path_}}, diags_, 1);
+      }
+    }
+  }
+
+  // A cpp_wrapper=True module of a CUDA compile opens with a docstring, `r"""Compile-time auto-tuning
+  // block: ...`, holding the `async_compile.triton(...)` definitions of the kernels its C++ wrapper
+  // launches (and an autotuning run of each): its kernels are read as the module's own, at their lines
+  // in the file. The block of a CPU compile defines no kernel (they are in the C++ source).
+  void tuning_block(const Stmt& s) {
+    if (s.kind != Stmt::ExprStmt || !s.value || s.value->kind != Expr::String) return;
+    const Expr& doc = *s.value;
+    std::string_view block = doc.text;
+    size_t lead = block.find_first_not_of(" \t\n");
+    size_t header_end = lead == std::string_view::npos ? lead : block.find('\n', lead);
+    if (header_end == std::string_view::npos || block.substr(lead).rfind("Compile-time auto-tuning block:", 0) != 0)
+      return;
+    // The string's content starts right after its opening quotes, on the line of the quotes; the
+    // code starts on the line after the header, which is prose.
+    std::string_view code = block.substr(header_end + 1);
+    int lines_before = static_cast<int>(std::count(block.begin(), block.begin() + header_end + 1, '\n'));
+    std::vector<py::ParseIssue> issues;
+    py::parse_module_by_pieces(code, doc.line - 1 + lines_before, issues, [&](const py::Module& tuning) {
+      for (const auto& t : tuning.stmts)
+        if (t.def_depth == 0) kernel_definition(t);
+    });
+    for (auto& i : issues) diags_.warning("parse-python", i.message, SourceLoc{path_, i.line, i.col});
+  }
+
+  // cpp_wrapper=True: the wrapper and its C++ kernels are one C++ string, read by the hand reader
+  // (analyzer/parse/cpp_wrapper_hand.h) or, for what it declines, by the Clang reader when there is
+  // one (before `get_args`, which fills input metadata).
+  void cpp_wrapper_source(const Stmt& s) {
+    if (s.kind != Stmt::Assign || s.targets.empty() || s.targets[0]->kind != Expr::Name ||
+        s.targets[0]->text != "cpp_wrapper_src" || !s.value)
+      return;
+    const Expr* src = s.value;
+    if (src->kind == Expr::Tuple && src->items.size() == 1) src = src->items[0];
+    if (src->kind != Expr::String) return;
+    c_.cpp_wrapper = true;
+    std::string source(src->text);
+    // The hand reader first (it reads Inductor's own vocabulary and declines the rest), then Clang.
+    if (cpp_hand_readers_enabled() &&
+        read_cpp_wrapper_hand(c_, source, src->line, path_, diags_, cpp_kernels_to_read_))
+      return;
+    if (cpp_wrapper_reader())
+      cpp_wrapper_reader()(c_, source, src->line, path_, diags_, cpp_kernels_to_read_);
+    else
+      diags_.note("cpp-wrapper-skipped", "C++ wrapper not read: built without the Clang reader",
+                  SourceLoc{path_, s.line, 1});
+  }
+
+  // primals_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.float32)
+  void get_args_input(const py::Module& m, const Stmt& s) {
+    if (s.kind != Stmt::Assign || !s.value || s.value->kind != Expr::Call || s.targets.empty() ||
+        s.targets[0]->kind != Expr::Name)
+      return;
+    const Expr& v = *s.value;
+    std::string_view name = s.targets[0]->text;
+    for (auto& in : c_.inputs)
+      if (in.name == name && v.func && v.func->dotted_is("rand_strided")) {
+        if (!v.items.empty()) in.meta.shape = to_istrings(tuple_texts(m, v.items[0]));
+        if (v.items.size() > 1) in.meta.stride = to_istrings(tuple_texts(m, v.items[1]));
+        if (const Expr* d = v.kwarg("device")) in.meta.device = string_arg(d);
+        if (const Expr* d = v.kwarg("dtype")) in.meta.dtype = parse_dtype(d->dotted());
+        in.is_cpu_scalar = in.meta.shape.empty() && in.meta.device == "cpu";
+      }
+  }
+
+  // Whether a statement on the line of m.stmts[si], from it on, carries a `# reuse` comment
+  // (`buf3 = buf2; del buf2  # reuse`). A line's statements are in one piece.
+  static bool marked_reuse(const py::Module& m, size_t si) {
+    for (size_t j = si; j < m.stmts.size() && m.stmts[j].line == m.stmts[si].line; ++j)
+      if (m.stmts[j].trailing_comment.find("reuse") != std::string::npos) return true;
+    return false;
+  }
+
+  void call_statement(const py::Module& m, size_t si);
+  void launch(const py::Module& m, const Stmt& s, const Expr& call, const std::string& callee,
+              std::vector<std::string> results);
+
+  const FilePath& path_;
+  Compile& c_;
+  DiagSink& diags_;
+  std::vector<size_t>* cpp_kernels_to_read_;
+  bool first_ = true;
+  std::set<std::string> inputs_;
+  int order_ = 0;
+  std::vector<std::string> pending_nodes_;  // from the provenance comments above the next launch
+  std::string pending_handle_;
+};
+
+// A statement of `call`: inputs, outputs, allocations and aliases, then launches and fallbacks.
+void OutputCodeReader::call_statement(const py::Module& m, size_t si) {
+  const Stmt& s = m.stmts[si];
+  SourceLoc loc{path_, s.line, s.col};
+  for (const auto& cm : s.comments_above) {
+    std::vector<std::string> nodes, aten;
+    if (parse_source_nodes(cm.text, nodes, aten)) pending_nodes_ = nodes;
+    std::string h;
+    if (parse_provenance_handle(cm.text, h)) pending_handle_ = h;
+  }
+  if (s.kind == Stmt::Assign && s.value && s.value->kind == Expr::Name && s.value->text == "args" &&
+      !s.targets.empty()) {
+    for (auto& n : tuple_texts(m, s.targets[0])) {
+      GraphInput gi;
+      gi.name = n;
+      inputs_.insert(n);
+      c_.inputs.push_back(gi);
+      Buffer b;
+      b.name = n;
+      b.is_graph_input = true;
+      b.alloc_loc = loc;
+      c_.add_buffer(b);
+    }
+    return;
+  }
+  if (s.kind == Stmt::Return && s.value) {
+    for (auto& n : tuple_texts(m, s.value)) {
+      c_.outputs.push_back(n);
+      if (c_.buffer_index.count(n)) c_.buffers[c_.buffer_index[n]].is_graph_output = true;
+    }
+    return;
+  }
+  const Expr* call = nullptr;
+  std::vector<std::string> results;
+  if (s.kind == Stmt::ExprStmt && s.value && s.value->kind == Expr::Call) call = s.value;
+  if (s.kind == Stmt::Assign && s.value) {
+    for (auto& t : s.targets)
+      for (auto& n : tuple_texts(m, t)) results.push_back(n);
+    if (s.value->kind == Expr::Call) call = s.value;
+    if (s.value->kind == Expr::Name && results.size() == 1) {
+      // `buf3 = buf2; del buf2  # reuse` or `buf2 = buf1` (an alias of a fallback's result).
+      Buffer b;
+      b.name = results[0];
+      b.alias_of = std::string(s.value->text);
+      b.alloc_loc = loc;
+      if (const Buffer* src = c_.buffer(b.alias_of)) b.meta = src->meta;
+      b.is_reuse = marked_reuse(m, si);
+      c_.add_buffer(b);
+      return;
+    }
+  }
+  if (!call || !call->func) return;
+  std::string callee = call->func->dotted();
+  if (callee == "assert_size_stride" && call->items.size() >= 3) {
+    std::string n = py::normalize_space(m.text_of(*call->items[0]));
+    for (auto& in : c_.inputs)
+      if (in.name == n) {
+        in.meta.shape = to_istrings(tuple_texts(m, call->items[1]));
+        in.meta.stride = to_istrings(tuple_texts(m, call->items[2]));
+      }
+    if (c_.buffer_index.count(n)) {
+      auto& b = c_.buffers[c_.buffer_index[n]];
+      b.meta.shape = to_istrings(tuple_texts(m, call->items[1]));
+      b.meta.stride = to_istrings(tuple_texts(m, call->items[2]));
+    }
+    return;
+  }
+  if (callee.rfind("empty_strided", 0) == 0 && results.size() == 1) {
+    Buffer b;
+    b.name = results[0];
+    b.alloc_loc = loc;
+    if (call->items.size() >= 2) {
+      b.meta.shape = to_istrings(tuple_texts(m, call->items[0]));
+      b.meta.stride = to_istrings(tuple_texts(m, call->items[1]));
+    }
+    if (call->items.size() >= 3) b.meta.dtype = parse_dtype(call->items[2]->dotted());
+    if (const Expr* d = call->kwarg("dtype")) b.meta.dtype = parse_dtype(d->dotted());
+    if (callee == "empty_strided_cuda") b.meta.device = "cuda";
+    if (callee == "empty_strided_cpu" || callee == "empty_strided_cpu_pinned") b.meta.device = "cpu";
+    if (const Expr* d = call->kwarg("device")) b.meta.device = py::normalize_space(m.text_of(*d));
+    c_.add_buffer(b);
+    return;
+  }
+  if ((callee == "reinterpret_tensor" || callee == "alloc_from_pool") && results.size() == 1 &&
+      !call->items.empty()) {
+    Buffer b;
+    b.name = results[0];
+    b.alias_of = py::normalize_space(m.text_of(*call->items[0]));
+    b.alloc_loc = loc;
+    if (const Buffer* src = c_.buffer(b.alias_of)) b.meta = src->meta;
+    if (call->items.size() >= 3) {
+      b.meta.shape = to_istrings(tuple_texts(m, call->items[1]));
+      b.meta.stride = to_istrings(tuple_texts(m, call->items[2]));
+    }
+    if (callee == "reinterpret_tensor" && call->items.size() >= 4)
+      b.alias_offset = py::normalize_space(m.text_of(*call->items[3]));
+    b.is_reuse = marked_reuse(m, si);
+    c_.add_buffer(b);
+    return;
+  }
+  launch(m, s, *call, callee, std::move(results));
+}
+
+// Kernel launch: `K.run(args..., stream=stream0)` (Triton) or `K(args...)` (C++); an ATen fallback;
+// a copy into an input.
+void OutputCodeReader::launch(const py::Module& m, const Stmt& s, const Expr& call, const std::string& callee,
+                              std::vector<std::string> results) {
+  SourceLoc loc{path_, s.line, s.col};
+  std::string kname;
+  if (call.func->kind == Expr::Attribute && call.func->text == "run" && call.func->func &&
+      call.func->func->kind == Expr::Name) {
+    std::string n(call.func->func->text);
+    if (c_.kernel(n)) kname = std::move(n);
+  } else if (call.func->kind == Expr::Name) {
+    std::string n(call.func->text);
+    if (c_.kernel(n)) kname = std::move(n);
+  }
+  bool fallback = kname.empty() && is_fallback_callee(callee);
+  bool copy_into = callee.find("copy_") != std::string::npos ||
+                   (call.func->kind == Expr::Attribute && call.func->text == "copy_");
+  if (kname.empty() && !fallback && !copy_into) return;
+  KernelLaunch l;
+  l.order = order_++;
+  l.kernel = kname.empty() ? callee : kname;
+  if (copy_into && kname.empty() && !fallback) l.kernel = "copy_";
+  l.is_fallback = kname.empty();
+  for (auto& a : call.items) l.args.push_back(py::normalize_space(m.text_of(*a)));
+  for (auto& [k, v] : call.kwargs) l.kwargs[std::string(k)] = py::normalize_space(m.text_of(*v));
+  if (call.func->kind == Expr::Attribute && call.func->text == "copy_" && call.func->func)
+    l.args.insert(l.args.begin(), py::normalize_space(m.text_of(*call.func->func)));
+  l.results = std::move(results);
+  l.source_nodes = std::move(pending_nodes_);
+  l.provenance_handle = std::move(pending_handle_);
+  pending_nodes_.clear();
+  pending_handle_.clear();
+  l.loc = loc;
+  for (auto& r : l.results)
+    if (!c_.buffer_index.count(r)) {
+      Buffer b;
+      b.name = r;
+      b.alloc_loc = loc;
+      c_.add_buffer(b);
+    }
+  if (copy_into && !l.args.empty() && inputs_.count(l.args[0]))
+    c_.mutations.push_back(Mutation{l.args[0], "copy_", "", loc});
+  if (!kname.empty()) {
+    // In-place writes through kernel arguments: in_out_ptr params and mutated_arg_names.
+    const Kernel* k = c_.kernel(kname);
+    for (size_t i = 0; i < k->params.size() && i < l.args.size(); ++i) {
+      const auto& p = k->params[i];
+      bool in_out = p.name.rfind("in_out_ptr", 0) == 0;
+      bool mutated = std::find(k->mutated_args.begin(), k->mutated_args.end(), p.name) != k->mutated_args.end();
+      if (in_out || (mutated && inputs_.count(l.args[i])))
+        c_.mutations.push_back(Mutation{l.args[i], in_out ? "in_out_ptr" : "mutated_arg", kname, loc});
+    }
+  }
+  c_.launches.push_back(std::move(l));
+}
+
 }  // namespace
 
 void parse_output_code(const FilePath& path, const std::string& text, Compile& c, DiagSink& diags,
@@ -207,290 +533,19 @@ void parse_output_code(const FilePath& path, const std::string& text, Compile& c
   if (has_aot_header)
     for (auto& a : split_list(aot)) c.aot_ids.push_back(a.size() >= 2 ? a.substr(1, a.size() - 2) : a);
 
-  // `text` outlives the module: parse it in place.
-  py::Module m = py::parse_module_view(text, first_line - 1);
-  for (auto& i : m.issues) diags.warning("parse-python", i.message, SourceLoc{path, i.line, i.col});
-
-  // ---- Kernel definitions (module level).
-  auto read_kernel_definitions = [&](const py::Module& m) {
-    for (const auto& s : m.stmts) {
-      if (s.def_depth != 0 || s.kind != Stmt::Assign || !s.value || s.value->kind != Expr::Call || !s.value->func)
-        continue;
-      const Expr& f = *s.value->func;
-      bool triton = f.dotted_is("async_compile.triton");
-      bool cpp = f.dotted_is("async_compile.cpp_pybinding") || f.dotted_is("async_compile.cpp");
-      if (!triton && !cpp) continue;
-      if (s.targets.empty() || s.targets[0]->kind != Expr::Name) continue;
-      Kernel k;
-      k.name = std::string(s.targets[0]->text);
-      k.def_loc = SourceLoc{path, s.line, s.col};
-      const Expr* src = nullptr;
-      if (triton) {
-        if (s.value->items.size() >= 2) src = s.value->items[1];
-        std::string declared = s.value->items.empty() ? "" : string_arg(s.value->items[0]);
-        if (!declared.empty() && declared != k.name)
-          diags.note("parse-kernel-name", "kernel variable " + k.name + " compiles Triton function " + declared,
-                     k.def_loc);
-      } else {
-        // cpp_pybinding(['const at::BFloat16*', 'float*'], r'''...''')
-        if (s.value->items.size() >= 2) src = s.value->items[1];
-        else if (s.value->items.size() == 1) src = s.value->items[0];
-        k.backend = KernelBackend::Cpp;
-      }
-      if (!src || src->kind != Expr::String) {
-        diags.warning("parse-kernel", "kernel " + k.name + ": source string not found", k.def_loc);
-        continue;
-      }
-      k.source = src->text;
-      // The string's content starts right after the opening quotes, on the same line.
-      k.source_first_line = src->line;
-      read_kernel_comments(s.comments_above, path, k);
-      if (triton) {
-        read_triton_kernel(k, path, diags);
-      } else {
-        read_cpp_signature(k);
-        read_cpp_loop_ranges(k);
-        if (c.device_type.empty()) c.device_type = "cpu";
-      }
-      if (triton) c.device_type = "cuda";
-      for (auto& n : k.fragment.nodes)
-        if (n.op != "placeholder" && n.op != "output" && n.target.find("PlaceHolder") == std::string::npos)
-          k.fx_nodes.push_back(n.name);
-      c.add_kernel(std::move(k));
-      if (cpp) {
-        if (cpp_kernels_to_read) {
-          cpp_kernels_to_read->push_back(c.kernels.size() - 1);
-        } else {
-          read_cpp_kernels({CppKernelJob{&c.kernels.back(), path}}, diags, 1);
-        }
-      }
-    }
-  };
-  read_kernel_definitions(m);
-
-  // A cpp_wrapper=True module of a CUDA compile opens with a docstring, `r"""Compile-time auto-tuning
-  // block: ...`, holding the `async_compile.triton(...)` definitions of the kernels its C++ wrapper
-  // launches (and an autotuning run of each): its kernels are read as the module's own, at their lines
-  // in the file. The block of a CPU compile defines no kernel (they are in the C++ source).
-  if (!m.stmts.empty() && m.stmts[0].kind == Stmt::ExprStmt && m.stmts[0].value &&
-      m.stmts[0].value->kind == Expr::String) {
-    const Expr& doc = *m.stmts[0].value;
-    std::string_view block = doc.text;
-    size_t lead = block.find_first_not_of(" \t\n");
-    size_t header_end = lead == std::string_view::npos ? lead : block.find('\n', lead);
-    if (header_end != std::string_view::npos && block.substr(lead).rfind("Compile-time auto-tuning block:", 0) == 0) {
-      // The string's content starts right after its opening quotes, on the line of the quotes; the
-      // code starts on the line after the header, which is prose.
-      std::string_view code = block.substr(header_end + 1);
-      int lines_before = static_cast<int>(std::count(block.begin(), block.begin() + header_end + 1, '\n'));
-      py::Module tuning = py::parse_module_view(code, doc.line - 1 + lines_before);
-      for (auto& i : tuning.issues) diags.warning("parse-python", i.message, SourceLoc{path, i.line, i.col});
-      read_kernel_definitions(tuning);
-    }
-  }
-
-  // ---- cpp_wrapper=True: the wrapper and its C++ kernels are one C++ string, read by the hand
-  // reader (analyzer/parse/cpp_wrapper_hand.h) or, for what it declines, by the Clang reader when
-  // there is one (before the get_args pass below, which fills input metadata).
-  for (const auto& s : m.stmts) {
-    if (s.def_depth != 0 || s.kind != Stmt::Assign || s.targets.empty() || s.targets[0]->kind != Expr::Name ||
-        s.targets[0]->text != "cpp_wrapper_src" || !s.value)
-      continue;
-    const Expr* src = s.value;
-    if (src->kind == Expr::Tuple && src->items.size() == 1) src = src->items[0];
-    if (src->kind != Expr::String) continue;
-    c.cpp_wrapper = true;
-    std::string source(src->text);
-    // The hand reader first (it reads Inductor's own vocabulary and declines the rest), then Clang.
-    if (cpp_hand_readers_enabled() && read_cpp_wrapper_hand(c, source, src->line, path, diags, cpp_kernels_to_read))
-      continue;
-    if (cpp_wrapper_reader())
-      cpp_wrapper_reader()(c, source, src->line, path, diags, cpp_kernels_to_read);
-    else diags.note("cpp-wrapper-skipped", "C++ wrapper not read: built without the Clang reader", SourceLoc{path, s.line, 1});
-  }
+  // `text` outlives the pieces: they are parsed in place.
+  OutputCodeReader reader(path, c, diags, cpp_kernels_to_read);
+  std::vector<py::ParseIssue> issues;
+  py::parse_module_by_pieces(text, first_line - 1, issues, [&](const py::Module& m) { reader.read(m); });
+  for (auto& i : issues) diags.warning("parse-python", i.message, SourceLoc{path, i.line, i.col});
 
   // torch writes the header on Python-wrapper modules only; a cpp_wrapper=True module
-  // (recognized above by its `cpp_wrapper_src` string) starts with its autotuning block.
+  // (recognized by its `cpp_wrapper_src` string) starts with its autotuning block.
   if (!has_aot_header && !c.cpp_wrapper)
     diags.warning("version-mismatch",
                   std::string("output_code.py has no '# AOT ID:' header (inductor-lint is tested on ") +
                       kTestedTorchText + " output); reading it anyway",
                   SourceLoc{path, first_line, 1});
-
-  // ---- The call function.
-  std::set<std::string> inputs;
-  int order = 0;
-  std::vector<std::string> pending_nodes;
-  std::string pending_handle;
-  for (size_t si = 0; si < m.stmts.size(); ++si) {
-    const Stmt& s = m.stmts[si];
-    if (s.enclosing_def == "get_args" && s.kind == Stmt::Assign && s.value && s.value->kind == Expr::Call &&
-        !s.targets.empty() && s.targets[0]->kind == Expr::Name) {
-      // primals_1 = rand_strided((16, ), (1, ), device='cuda:0', dtype=torch.float32)
-      const Expr& v = *s.value;
-      std::string_view name = s.targets[0]->text;
-      for (auto& in : c.inputs)
-        if (in.name == name) {
-          if (v.func && v.func->dotted_is("rand_strided")) {
-            if (!v.items.empty()) in.meta.shape = to_istrings(tuple_texts(m, v.items[0]));
-            if (v.items.size() > 1) in.meta.stride = to_istrings(tuple_texts(m, v.items[1]));
-            if (const Expr* d = v.kwarg("device")) in.meta.device = string_arg(d);
-            if (const Expr* d = v.kwarg("dtype")) in.meta.dtype = parse_dtype(d->dotted());
-            in.is_cpu_scalar = in.meta.shape.empty() && in.meta.device == "cpu";
-          }
-        }
-      continue;
-    }
-    if (s.enclosing_def != "call") continue;
-    SourceLoc loc{path, s.line, s.col};
-    for (const auto& cm : s.comments_above) {
-      std::vector<std::string> nodes, aten;
-      if (parse_source_nodes(cm.text, nodes, aten)) pending_nodes = nodes;
-      std::string h;
-      if (parse_provenance_handle(cm.text, h)) pending_handle = h;
-    }
-    if (s.kind == Stmt::Assign && s.value && s.value->kind == Expr::Name && s.value->text == "args" &&
-        !s.targets.empty()) {
-      for (auto& n : tuple_texts(m, s.targets[0])) {
-        GraphInput gi;
-        gi.name = n;
-        inputs.insert(n);
-        c.inputs.push_back(gi);
-        Buffer b;
-        b.name = n;
-        b.is_graph_input = true;
-        b.alloc_loc = loc;
-        c.add_buffer(b);
-      }
-      continue;
-    }
-    if (s.kind == Stmt::Return && s.value) {
-      for (auto& n : tuple_texts(m, s.value)) {
-        c.outputs.push_back(n);
-        if (c.buffer_index.count(n)) c.buffers[c.buffer_index[n]].is_graph_output = true;
-      }
-      continue;
-    }
-    const Expr* call = nullptr;
-    std::vector<std::string> results;
-    if (s.kind == Stmt::ExprStmt && s.value && s.value->kind == Expr::Call) call = s.value;
-    if (s.kind == Stmt::Assign && s.value) {
-      for (auto& t : s.targets)
-        for (auto& n : tuple_texts(m, t)) results.push_back(n);
-      if (s.value->kind == Expr::Call) call = s.value;
-      if (s.value->kind == Expr::Name && results.size() == 1) {
-        // `buf3 = buf2; del buf2  # reuse` or `buf2 = buf1` (an alias of a fallback's result).
-        Buffer b;
-        b.name = results[0];
-        b.alias_of = std::string(s.value->text);
-        b.alloc_loc = loc;
-        if (const Buffer* src = c.buffer(b.alias_of)) b.meta = src->meta;
-        for (size_t j = si; j < m.stmts.size() && m.stmts[j].line == s.line; ++j)
-          if (m.stmts[j].trailing_comment.find("reuse") != std::string::npos) b.is_reuse = true;
-        c.add_buffer(b);
-        continue;
-      }
-    }
-    if (!call || !call->func) continue;
-    std::string callee = call->func->dotted();
-    if (callee == "assert_size_stride" && call->items.size() >= 3) {
-      std::string n = py::normalize_space(m.text_of(*call->items[0]));
-      for (auto& in : c.inputs)
-        if (in.name == n) {
-          in.meta.shape = to_istrings(tuple_texts(m, call->items[1]));
-          in.meta.stride = to_istrings(tuple_texts(m, call->items[2]));
-        }
-      if (c.buffer_index.count(n)) {
-        auto& b = c.buffers[c.buffer_index[n]];
-        b.meta.shape = to_istrings(tuple_texts(m, call->items[1]));
-        b.meta.stride = to_istrings(tuple_texts(m, call->items[2]));
-      }
-      continue;
-    }
-    if (callee.rfind("empty_strided", 0) == 0 && results.size() == 1) {
-      Buffer b;
-      b.name = results[0];
-      b.alloc_loc = loc;
-      if (call->items.size() >= 2) {
-        b.meta.shape = to_istrings(tuple_texts(m, call->items[0]));
-        b.meta.stride = to_istrings(tuple_texts(m, call->items[1]));
-      }
-      if (call->items.size() >= 3) b.meta.dtype = parse_dtype(call->items[2]->dotted());
-      if (const Expr* d = call->kwarg("dtype")) b.meta.dtype = parse_dtype(d->dotted());
-      if (callee == "empty_strided_cuda") b.meta.device = "cuda";
-      if (callee == "empty_strided_cpu" || callee == "empty_strided_cpu_pinned") b.meta.device = "cpu";
-      if (const Expr* d = call->kwarg("device")) b.meta.device = py::normalize_space(m.text_of(*d));
-      c.add_buffer(b);
-      continue;
-    }
-    if ((callee == "reinterpret_tensor" || callee == "alloc_from_pool") && results.size() == 1 && !call->items.empty()) {
-      Buffer b;
-      b.name = results[0];
-      b.alias_of = py::normalize_space(m.text_of(*call->items[0]));
-      b.alloc_loc = loc;
-      if (const Buffer* src = c.buffer(b.alias_of)) b.meta = src->meta;
-      if (call->items.size() >= 3) {
-        b.meta.shape = to_istrings(tuple_texts(m, call->items[1]));
-        b.meta.stride = to_istrings(tuple_texts(m, call->items[2]));
-      }
-      if (callee == "reinterpret_tensor" && call->items.size() >= 4)
-        b.alias_offset = py::normalize_space(m.text_of(*call->items[3]));
-      for (size_t j = si; j < m.stmts.size() && m.stmts[j].line == s.line; ++j)
-        if (m.stmts[j].trailing_comment.find("reuse") != std::string::npos) b.is_reuse = true;
-      c.add_buffer(b);
-      continue;
-    }
-    // Kernel launch: `K.run(args..., stream=stream0)` (Triton) or `K(args...)` (C++).
-    std::string kname;
-    if (call->func->kind == Expr::Attribute && call->func->text == "run" && call->func->func &&
-        call->func->func->kind == Expr::Name) {
-      std::string n(call->func->func->text);
-      if (c.kernel(n)) kname = std::move(n);
-    } else if (call->func->kind == Expr::Name) {
-      std::string n(call->func->text);
-      if (c.kernel(n)) kname = std::move(n);
-    }
-    bool fallback = kname.empty() && is_fallback_callee(callee);
-    bool copy_into = callee.find("copy_") != std::string::npos ||
-                     (call->func->kind == Expr::Attribute && call->func->text == "copy_");
-    if (kname.empty() && !fallback && !copy_into) continue;
-    KernelLaunch l;
-    l.order = order++;
-    l.kernel = kname.empty() ? callee : kname;
-    if (copy_into && kname.empty() && !fallback) l.kernel = "copy_";
-    l.is_fallback = kname.empty();
-    for (auto& a : call->items) l.args.push_back(py::normalize_space(m.text_of(*a)));
-    for (auto& [k, v] : call->kwargs) l.kwargs[std::string(k)] = py::normalize_space(m.text_of(*v));
-    if (call->func->kind == Expr::Attribute && call->func->text == "copy_" && call->func->func)
-      l.args.insert(l.args.begin(), py::normalize_space(m.text_of(*call->func->func)));
-    l.results = results;
-    l.source_nodes = pending_nodes;
-    l.provenance_handle = pending_handle;
-    pending_nodes.clear();
-    pending_handle.clear();
-    l.loc = loc;
-    for (auto& r : results)
-      if (!c.buffer_index.count(r)) {
-        Buffer b;
-        b.name = r;
-        b.alloc_loc = loc;
-        c.add_buffer(b);
-      }
-    if (copy_into && !l.args.empty() && inputs.count(l.args[0]))
-      c.mutations.push_back(Mutation{l.args[0], "copy_", "", loc});
-    if (!kname.empty()) {
-      // In-place writes through kernel arguments: in_out_ptr params and mutated_arg_names.
-      const Kernel* k = c.kernel(kname);
-      for (size_t i = 0; i < k->params.size() && i < l.args.size(); ++i) {
-        const auto& p = k->params[i];
-        bool in_out = p.name.rfind("in_out_ptr", 0) == 0;
-        bool mutated = std::find(k->mutated_args.begin(), k->mutated_args.end(), p.name) != k->mutated_args.end();
-        if (in_out || (mutated && inputs.count(l.args[i])))
-          c.mutations.push_back(Mutation{l.args[i], in_out ? "in_out_ptr" : "mutated_arg", kname, loc});
-      }
-    }
-    c.launches.push_back(std::move(l));
-  }
 }
 
 }  // namespace ilint

@@ -46,6 +46,12 @@ void* Arena::grow(size_t bytes, size_t align) {
   return p;
 }
 
+void Arena::clear() {
+  blocks_.clear();
+  cur_ = nullptr;
+  left_ = 0;
+}
+
 std::string_view Arena::copy(std::string_view s) {
   if (s.empty()) return {};
   char* d = static_cast<char*>(alloc(s.size(), 1));
@@ -296,20 +302,38 @@ struct LeadTable {
 };
 constexpr LeadTable kLead;
 
-void tokenize_into(std::string_view src, std::vector<Token>& toks, std::vector<ParseIssue>* issues) {
-  toks.clear();
-  // About one token per 5 bytes in Inductor output: one reservation instead of ~15 regrowths.
-  toks.reserve(src.size() / 5 + 16);
-  const char* s = src.data();
-  size_t i = 0, n = src.size();
+// The longest logical line read by pieces: 128k tokens (~7 MB of them; Inductor's longest lines,
+// the signatures of kernels with thousands of arguments, have a few tens of thousands).
+constexpr size_t kMaxLineTokens = size_t(1) << 17;
+
+// Where the tokenizer stands in its source, between two pieces of a source tokenized piece by piece.
+struct TokenizerState {
+  size_t i = 0;
   int line = 1;
   size_t line_start = 0;
-  int depth = 0;          // bracket depth: newlines inside brackets are not logical ends
+  int depth = 0;  // bracket depth: newlines inside brackets are not logical ends
   bool at_line_start = true;
-  auto col_of = [&](size_t pos) { return static_cast<int>(pos - line_start) + 1; };
   // The first 200 issues, then a count (as the parser's).
   size_t dropped = 0;
   int dropped_line = 0, dropped_col = 0;
+};
+
+// Appends the tokens of `src` from where `st` stands to `toks`. With a `piece` limit, it stops at
+// the first line end that closes a logical line once `toks` holds `piece` tokens (or wherever it
+// stands once kMaxLineTokens more have come) and returns false, the piece ending with a Newline
+// token; it returns true at the end of the source, after the final Newline and End tokens.
+bool tokenize_piece(std::string_view src, TokenizerState& st, std::vector<Token>& toks,
+                    std::vector<ParseIssue>* issues, size_t piece) {
+  const char* s = src.data();
+  size_t n = src.size();
+  size_t& i = st.i;
+  int& line = st.line;
+  size_t& line_start = st.line_start;
+  int& depth = st.depth;
+  bool& at_line_start = st.at_line_start;
+  auto col_of = [&](size_t pos) { return static_cast<int>(pos - line_start) + 1; };
+  size_t& dropped = st.dropped;
+  int &dropped_line = st.dropped_line, &dropped_col = st.dropped_col;
   auto issue = [&](int l, int c, std::string msg) {
     if (!issues) return;
     if (issues->size() < 200) issues->push_back({l, c, std::move(msg)});
@@ -380,6 +404,12 @@ void tokenize_into(std::string_view src, std::vector<Token>& toks, std::vector<P
     i = t.end;
   };
   while (i < n) {
+    if (toks.size() >= piece && toks.size() - piece >= kMaxLineTokens) {
+      // A logical line of this many tokens (a bracket never closed, a line of garbage) is not
+      // generated code: it is cut here, so that memory stays bounded.
+      add(Tok::Newline, i, i);
+      return false;
+    }
     if (at_line_start) {
       // Indentation: emit an Indent token carrying the width of the leading whitespace, for
       // lines that hold code (blank and comment-only lines carry no indentation meaning).
@@ -419,6 +449,11 @@ void tokenize_into(std::string_view src, std::vector<Token>& toks, std::vector<P
         ++line;
         line_start = i;
         at_line_start = true;
+        if (toks.size() >= piece && depth == 0) {
+          // The piece ends as the source would: the parser finds the end of its last statement.
+          if (toks.back().kind != Tok::Newline) add(Tok::Newline, i, i);
+          return false;
+        }
         continue;
       case LBackslash:
         if (i + 1 < n && (s[i + 1] == '\n' || s[i + 1] == '\r')) {
@@ -551,6 +586,15 @@ void tokenize_into(std::string_view src, std::vector<Token>& toks, std::vector<P
   e.kind = Tok::End;
   e.line = line;
   e.begin = e.end = n;
+  return true;
+}
+
+void tokenize_into(std::string_view src, std::vector<Token>& toks, std::vector<ParseIssue>* issues) {
+  toks.clear();
+  // About one token per 5 bytes in Inductor output: one reservation instead of ~15 regrowths.
+  toks.reserve(src.size() / 5 + 16);
+  TokenizerState st;
+  tokenize_piece(src, st, toks, issues, SIZE_MAX);
 }
 
 }  // namespace
@@ -581,15 +625,29 @@ std::string token_text(const Token& t, size_t max) {
 
 class Parser {
  public:
-  Parser(const std::vector<Token>& toks, Module& m) : toks_(toks), m_(m), a_(m.arena) {}
+  // Statements go to m.stmts, their nodes to m.arena, issues to `issues`.
+  Parser(const std::vector<Token>& toks, Module& m, std::vector<ParseIssue>& issues)
+      : toks_(toks), m_(m), a_(m.arena), issues_(issues) {}
 
-  void parse_all();
+  // Parses the statements of the tokens, which end with a whole logical line; then the tokens of
+  // the next logical lines may take their place, and the parser goes on where it stood.
+  void parse_piece();
+  // After the last piece: the count of issues not listed.
+  void finish();
 
  private:
   const std::vector<Token>& toks_;
   Module& m_;
   Arena& a_;
+  std::vector<ParseIssue>& issues_;
   size_t p_ = 0;
+  // Where the statement loop stands between pieces.
+  std::vector<Token> pending_comments_;  // the comment lines right above the next statement
+  int last_comment_line_ = -10;
+  int indent_ = 0;
+  std::vector<std::pair<int, std::string_view>> defs_;  // (indent, name) of the enclosing defs
+  bool new_line_ = true;
+  int last_stmt_line_ = -1;
   size_t stmt_end_ = 0;  // index of the Newline/';' ending the current simple statement
   int depth_ = 0;
   bool too_deep_reported_ = false;  // one diagnostic per statement
@@ -632,11 +690,11 @@ class Parser {
   // and every issue outlives the parse (the caller reports them).
   static constexpr size_t kMaxIssues = 200;
   void issue(const Token& t, std::string msg) {
-    if (m_.issues.size() >= kMaxIssues) {
+    if (issues_.size() >= kMaxIssues) {
       if (!dropped_issues_++) dropped_at_ = {t.line + m_.line_offset, t.col};
       return;
     }
-    m_.issues.push_back({t.line + m_.line_offset, t.col, std::move(msg)});
+    issues_.push_back({t.line + m_.line_offset, t.col, std::move(msg)});
   }
   size_t dropped_issues_ = 0;
   std::pair<int, int> dropped_at_;
@@ -1381,14 +1439,14 @@ void Parser::parse_simple(Stmt& s) {
   }
 }
 
-void Parser::parse_all() {
-  std::vector<size_t> pending_comments;  // token indices
-  int last_comment_line = -10;
-  int indent = 0;
-  // Stack of (indent, def name) for enclosing_def.
-  std::vector<std::pair<int, std::string_view>> defs;
-  bool new_line = true;
-  int last_stmt_line = -1;
+void Parser::parse_piece() {
+  p_ = 0;
+  auto& pending_comments = pending_comments_;
+  int& last_comment_line = last_comment_line_;
+  int& indent = indent_;
+  auto& defs = defs_;
+  bool& new_line = new_line_;
+  int& last_stmt_line = last_stmt_line_;
   while (p_ < toks_.size() && toks_[p_].kind != Tok::End) {
     const Token& t = toks_[p_];
     if (t.kind == Tok::Comment) {
@@ -1398,7 +1456,7 @@ void Parser::parse_all() {
       bool standalone = new_line || t.line != last_stmt_line;
       if (standalone) {
         if (t.line != last_comment_line + 1) pending_comments.clear();
-        pending_comments.push_back(p_);
+        pending_comments.push_back(t);
         last_comment_line = t.line;
       } else if (!m_.stmts.empty()) {
         m_.stmts.back().trailing_comment = t.text;
@@ -1439,11 +1497,8 @@ void Parser::parse_all() {
     Stmt& s = m_.stmts.emplace_back();  // parsed in place (nothing else is appended meanwhile)
     s.indent = indent;
     if (new_line) {
-      if (!pending_comments.empty() && toks_[pending_comments.back()].line >= t.line - 1) {
-        auto* d = static_cast<Token*>(a_.alloc(sizeof(Token) * pending_comments.size(), alignof(Token)));
-        for (size_t i = 0; i < pending_comments.size(); ++i) new (d + i) Token(toks_[pending_comments[i]]);
-        s.comments_above = {d, pending_comments.size()};
-      }
+      if (!pending_comments.empty() && pending_comments.back().line >= t.line - 1)
+        s.comments_above = a_.copy(pending_comments.data(), pending_comments.size());
       pending_comments.clear();
       while (!defs.empty() && defs.back().first >= indent) defs.pop_back();
     }
@@ -1457,30 +1512,64 @@ void Parser::parse_all() {
     new_line = false;
     last_comment_line = -10;
   }
-  if (dropped_issues_)
-    m_.issues.push_back({dropped_at_.first, dropped_at_.second,
-                         "and " + std::to_string(dropped_issues_) + " more syntax problem(s) from here on (not listed)"});
 }
 
-void parse_into(Module& m, std::string_view source, int line_offset) {
+void Parser::finish() {
+  if (dropped_issues_)
+    issues_.push_back({dropped_at_.first, dropped_at_.second,
+                       "and " + std::to_string(dropped_issues_) + " more syntax problem(s) from here on (not listed)"});
+}
+
+// Tokenizes and parses `source` a piece of about `piece` tokens at a time (SIZE_MAX: at once),
+// calling `each(m)` after each piece with its statements in m.stmts; `m.issues` gathers the
+// issues of all pieces.
+template <class Each>
+void parse_pieces(Module& m, std::string_view source, int line_offset, size_t piece, Each&& each) {
   m.source = source;
   m.line_offset = line_offset;
   // The nodes take a few times the bytes of dense code; string literals (kernel sources inside
   // output_code.py) take none. The first block is sized from the source, then blocks double.
-  m.arena.reserve_first(std::clamp<size_t>(source.size() * 2, 1024, size_t(1) << 20));
+  m.arena.reserve_first(std::clamp<size_t>(std::min(source.size(), piece) * 2, 1024, size_t(1) << 20));
   // The token vector is scratch: one per thread, reused across modules (no regrowth, no page
   // faults for every file), unless a huge file made it huge.
   thread_local std::vector<Token> toks;
-  std::vector<ParseIssue> issues;
-  tokenize_into(source, toks, &issues);
-  for (auto& i : issues) m.issues.push_back({i.line + line_offset, i.col, std::move(i.message)});
-  m.stmts.reserve(toks.size() / 10 + 4);  // about one statement per 12 tokens in Inductor output
-  Parser(toks, m).parse_all();
+  toks.clear();
+  // About one token per 5 bytes in Inductor output: one reservation instead of ~15 regrowths.
+  toks.reserve(std::min(source.size() / 5, piece + kMaxLineTokens) + 16);
+  TokenizerState st;
+  Parser parser(toks, m, m.issues);
+  std::vector<ParseIssue> token_issues;
+  for (bool last = false; !last;) {
+    toks.clear();
+    last = tokenize_piece(source, st, toks, &token_issues, piece);
+    for (auto& i : token_issues) m.issues.push_back({i.line + line_offset, i.col, std::move(i.message)});
+    token_issues.clear();
+    m.stmts.reserve(toks.size() / 10 + 4);  // about one statement per 12 tokens in Inductor output
+    parser.parse_piece();
+    if (last) parser.finish();
+    each(m);
+  }
   constexpr size_t kKeepTokens = size_t(1) << 16;  // ~4.5 MB: kept for the next file, more is given back
   if (toks.capacity() > kKeepTokens) std::vector<Token>().swap(toks);
 }
 
+void parse_into(Module& m, std::string_view source, int line_offset) {
+  parse_pieces(m, source, line_offset, SIZE_MAX, [](Module&) {});
+}
+
 }  // namespace
+
+void parse_module_by_pieces(std::string_view source, int line_offset, std::vector<ParseIssue>& issues,
+                            const std::function<void(const Module&)>& each, size_t piece_tokens) {
+  // The default, 64k tokens: a few MB of tokens and nodes, whatever the size of the source.
+  Module m;
+  parse_pieces(m, source, line_offset, std::max<size_t>(piece_tokens, 1), [&](Module& piece) {
+    each(piece);
+    piece.stmts.clear();
+    piece.arena.clear();
+  });
+  issues = std::move(m.issues);
+}
 
 Module parse_module(std::string source, int line_offset) {
   Module m;

@@ -14,6 +14,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <new>
 #include <string>
@@ -145,6 +146,7 @@ class Arena {
   }
   std::string_view copy(std::string_view s);
   void reserve_first(size_t bytes) { first_ = bytes; }
+  void clear();  // frees every node at once
 
  private:
   void* grow(size_t bytes, size_t align);  // a new block, then the allocation from it
@@ -173,6 +175,17 @@ Module parse_module(std::string source, int line_offset = 0);
 
 // The same without the copy: the Module points into `source`, which must outlive it.
 Module parse_module_view(std::string_view source, int line_offset = 0);
+
+// The same, a piece at a time, for files of any size: `each` sees a Module holding the statements
+// of the next run of whole logical lines (about `piece_tokens` tokens); its nodes are freed after the call
+// and the next piece goes on where it stopped (indentation, enclosing defs, comments above). A
+// line's statements and comments, including a trailing comment, are in one piece, unless the
+// logical line holds over 128k tokens (no generated code does): it is cut there. The issues of
+// all pieces end in `issues`. Memory stays at a few MB whatever the size of the source.
+// `piece_tokens` is the size of a piece (tests make it small to cut real files at every line).
+constexpr size_t kPieceTokens = size_t(1) << 16;
+void parse_module_by_pieces(std::string_view source, int line_offset, std::vector<ParseIssue>& issues,
+                            const std::function<void(const Module&)>& each, size_t piece_tokens = kPieceTokens);
 
 // Tokens only (used by the fuzzer and by tests). Their texts point into `source`.
 std::vector<Token> tokenize(std::string_view source, std::vector<ParseIssue>* issues);
