@@ -1,4 +1,4 @@
-// Rules scalar-recompile and stale-scalar, end to end (ilint::analyze) on the real captures.
+// Rule stale-scalar, end to end (ilint::analyze) on the real captures, and on the model alone.
 //
 // Real stale-scalar captures (fixtures/stale_*) are tested below. The seed repro itself (s1_*) does
 // not reproduce on 2.11, so a second positive uses a DERIVED fixture made at test time from the real s1_cuda capture by deleting, and only
@@ -10,40 +10,19 @@
 // Dynamo guard tree, protected it.
 #include <gtest/gtest.h>
 
-#include <memory>
-
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
 
 #include "analyzer/dynamo/log_line.h"
-#include "analyzer/pipeline.h"
-#include "analyzer/rule.h"
-#include "test_util.h"
+#include "rule_test_util.h"
 
 namespace fs = std::filesystem;
 using namespace ilint;
-using ilint::testing::line_of;
+using namespace ilint::testing;
 
 namespace {
-const std::string kFixtures = ILINT_FIXTURES_DIR;
-
-// Analysis holds a mutex (DiagSink): it cannot move, so it lives on the heap.
-std::unique_ptr<Analysis> run_path(const std::string& path) {
-  AnalyzeOptions o;
-  o.paths = {path};
-  auto a = std::make_unique<Analysis>();
-  analyze(o, *a);
-  return a;
-}
-std::vector<const Finding*> by_rule(const Analysis& a, const std::string& rule) {
-  std::vector<const Finding*> v;
-  for (const auto& f : a.findings)
-    if (f.rule == rule) v.push_back(&f);
-  return v;
-}
-
 // The lines that pin the scalar ___stack0 to a value in some compile.
 bool pins_stack0(const std::string& l) {
   if (l.find("EQUALS_MATCH: L['___stack0']") != std::string::npos) return true;
@@ -79,90 +58,6 @@ fs::path derive_unpinned_s1_cuda(size_t& removed) {
   return dst;
 }
 }  // namespace
-
-TEST(ScalarRecompile, FiresOnS1CapturesNamingItemLineAndResumedFrame) {
-  struct Case {
-    const char* capture;
-    const char* file;
-    size_t compiles;
-  } cases[] = {{"s1_cuda", "seed1.py", 3},
-               {"s1_cpu", "seed1.py", 3},
-               {"s1_dynfloat_3", "s1_dynfloat.py", 3},
-               {"s1_dynfloat_dyn", "s1_dynfloat.py", 5}};
-  for (const auto& c : cases) {
-    auto a = run_path(kFixtures + "/" + c.capture);
-    auto rec = by_rule(*a, "scalar-recompile");
-    ASSERT_EQ(rec.size(), 1u) << c.capture;
-    const Finding& f = *rec[0];
-    EXPECT_EQ(f.severity, Severity::Warning);
-    EXPECT_EQ(f.location.line, 10) << c.capture;  // the .item() line
-    EXPECT_TRUE(dynamo::ends_with(f.location.file, c.file)) << f.location.file;
-    EXPECT_NE(f.message.find("step = step_t.item()"), std::string::npos) << f.message;
-    EXPECT_NE(f.message.find("torch_dynamo_resume_in_adam_step_at_10"), std::string::npos);
-    EXPECT_NE(f.message.find("2/0 = 1.0"), std::string::npos) << f.message;
-    EXPECT_NE(f.message.find("2/1 = 2.0"), std::string::npos) << f.message;
-    EXPECT_NE(f.message.find("2/2 = 3.0"), std::string::npos) << f.message;
-    EXPECT_NE(f.message.find("recompile_limit (8)"), std::string::npos);
-    EXPECT_NE(f.fix.find("capture_scalar_outputs = True"), std::string::npos);
-    EXPECT_EQ(f.evidence["compiles"].size(), c.compiles) << c.capture;
-    ASSERT_FALSE(f.related.empty());
-    EXPECT_EQ(f.related[0].loc.line, 10);  // the resumed frame starts at the break
-    EXPECT_NE(f.related[0].message.find("torch_dynamo_resume_in_adam_step_at_10"), std::string::npos);
-    bool guarded_use = false;
-    for (const auto& r : f.related) guarded_use |= r.loc.line == 11;  // bc1 = 1 - 0.9 ** step
-    EXPECT_TRUE(guarded_use);
-    EXPECT_FALSE(f.fingerprint.empty());
-    // Every baked literal is guarded: no stale-scalar.
-    EXPECT_TRUE(by_rule(*a, "stale-scalar").empty()) << c.capture;
-  }
-}
-
-// A real capture that runs 10 steps (fixtures/s1_cuda_limit, TORCH_LOGS text only): 8 compiles, then
-// "hit config.recompile_limit (8)" and eager.
-TEST(ScalarRecompile, ReportsTheRecompileLimitReached) {
-  auto a = run_path(kFixtures + "/s1_cuda_limit");
-  const Frame* resume = a->program.dynamo.frame(0, 2);
-  ASSERT_NE(resume, nullptr);
-  EXPECT_TRUE(resume->fell_back_to_eager);
-  EXPECT_EQ(resume->skip_reason, "recompile_limit reached");
-  EXPECT_EQ(a->program.dynamo.recompile_limit, 8);
-  EXPECT_FALSE(a->program.dynamo.recompile_limit_hits.empty());
-  auto rec = by_rule(*a, "scalar-recompile");
-  ASSERT_EQ(rec.size(), 1u);
-  const Finding& f = *rec[0];
-  EXPECT_EQ(f.evidence["compiles"].size(), 8u);
-  EXPECT_NE(f.message.find("2/7 = 8.0"), std::string::npos) << f.message;
-  EXPECT_NE(f.message.find("recompile_limit (8) was reached and the frame now runs in eager"), std::string::npos)
-      << f.message;
-  EXPECT_TRUE(f.evidence["recompile_limit_reached"].get<bool>());
-  EXPECT_TRUE(by_rule(*a, "stale-scalar").empty());
-}
-
-TEST(ScalarRules, NeitherRuleOnCaptureScalarOutputsOrCleanCaptures) {
-  for (const char* c : {"s1_cuda_capture", "s2_cuda", "s2_cpu", "s2_cuda_emulate", "prec_cumsum_bf16",
-                        "prec_cumsum_bf16_fp32acc", "prec_cumsum_fp32", "prec_softmax_bf16", "clean_resnet",
-                        "clean_compiled_adam"}) {
-    auto a = run_path(kFixtures + "/" + c);
-    EXPECT_TRUE(by_rule(*a, "scalar-recompile").empty()) << c;
-    EXPECT_TRUE(by_rule(*a, "stale-scalar").empty()) << c;
-  }
-}
-
-TEST(ScalarRules, WholeFixturesFolderKeepsCapturesApart) {
-  // Analysing all captures at once gives the same findings as analysing each capture alone, although
-  // several captures share user file and line (s1_cuda and its cpp_wrapper twin, ...).
-  auto all = run_path(kFixtures);
-  size_t recompile = 0, stale = 0;
-  for (const auto& e : fs::directory_iterator(kFixtures)) {
-    if (!e.is_directory()) continue;
-    auto one = run_path(e.path().string());
-    recompile += by_rule(*one, "scalar-recompile").size();
-    stale += by_rule(*one, "stale-scalar").size();
-  }
-  EXPECT_GE(recompile, 5u);
-  EXPECT_EQ(by_rule(*all, "scalar-recompile").size(), recompile);
-  EXPECT_EQ(by_rule(*all, "stale-scalar").size(), stale);
-}
 
 TEST(StaleScalar, FiresOnDerivedUnpinnedS1Cuda) {
   size_t removed = 0;
