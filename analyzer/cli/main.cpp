@@ -27,13 +27,10 @@
 #include "analyzer/clang/clang_reader.h"
 #endif
 #include "analyzer/report/dump_model.h"
-#include "analyzer/report/html.h"
 #include "analyzer/report/progress.h"
 #include "analyzer/report/rule_docs.h"
-#include "analyzer/report/sarif.h"
 #include "analyzer/report/terminal.h"
-#include "analyzer/report/json.h"
-#include "analyzer/report/text.h"
+#include "analyzer/report/formats.h"
 #include "analyzer/rule.h"
 #include "analyzer/util/json_fields.h"
 #include "analyzer/util/output_file.h"
@@ -51,8 +48,8 @@ PATH: a torch_compile_debug/ folder, a run_* folder, a compile folder
 TORCH_TRACE log or TORCH_LOGS text, or any folder holding these at any depth.
 
 options:
-  --format FORMAT         text|json|sarif|html (default text); html is one
-                          self-contained page, sarif is SARIF 2.1.0 (docs/sarif.md)
+  --format FORMAT         the report's format (default text):
+@FORMATS@
   -o, --output FILE       write the report to FILE instead of stdout (`-o -`: stdout)
   -j, --jobs N|auto       threads: N exactly, or auto (the default): as many as
                           the cores, one on an input of few compiles
@@ -104,8 +101,19 @@ struct CliOptions {
   std::string rule_id;         // `rules ID`: print that rule's doc
 };
 
+// kUsage with the report formats listed where it says @FORMATS@.
+std::string usage() {
+  std::string formats;
+  for (const auto& f : ilint::report_formats())
+    formats += "                            " + std::string(f.name) + std::string(8 - std::min<size_t>(f.name.size(), 7), ' ') +
+               std::string(f.help) + "\n";
+  std::string u = kUsage;
+  u.replace(u.find("@FORMATS@\n"), 10, formats);
+  return u;
+}
+
 int usage_error(const std::string& msg) {
-  std::cerr << "inductor-lint: " << msg << "\n" << kUsage;
+  std::cerr << "inductor-lint: " << msg << "\n" << usage();
   return 2;
 }
 
@@ -145,7 +153,7 @@ bool parse_args(int argc, char** argv, CliOptions& o, int& rc) {
     };
     std::string v;
     if (a == "-h" || a == "--help") {
-      std::cout << kUsage;
+      std::cout << usage();
       rc = 0;
       return false;
     } else if (a == "--format") {
@@ -218,8 +226,10 @@ bool parse_args(int argc, char** argv, CliOptions& o, int& rc) {
     o.rule_id = o.analyze.paths.front();
     o.analyze.paths.clear();
   }
-  if (o.format != "text" && o.format != "json" && o.format != "sarif" && o.format != "html") {
-    rc = usage_error("unknown format '" + o.format + "' (text, json, sarif, html)");
+  if (!ilint::find_report_format(o.format)) {
+    std::string names;
+    for (const auto& f : ilint::report_formats()) names += (names.empty() ? "" : ", ") + std::string(f.name);
+    rc = usage_error("unknown format '" + o.format + "' (" + names + ")");
     return false;
   }
   if (o.fail_on != "error" && o.fail_on != "warning" && o.fail_on != "note" && o.fail_on != "never") {
@@ -350,8 +360,9 @@ int run_cli(int argc, char** argv) {
   o.analyze.on_stage = [&](const std::string& s) { progress.phase(s); };
 
 
-  // Only the HTML report shows kernel sources (the model dump prints none).
-  o.analyze.keep_kernel_sources = o.format == "html";
+  // Kernel sources are kept for a format that shows them (the model dump prints none).
+  const ilint::ReportFormat& format = *ilint::find_report_format(o.format);
+  o.analyze.keep_kernel_sources = format.shows_kernel_sources;
   ilint::StageClock total_clock;
   ilint::Analysis a;
   ilint::analyze(o.analyze, a);
@@ -385,33 +396,23 @@ int run_cli(int argc, char** argv) {
   if (o.dump_model) {
     ilint::dump_compiles(a.program, *out);
     ilint::dump_dynamo_model(a.program, *out);
-  } else if (o.format == "json") {
-    ilint::write_json(a, *out, a.jobs_used);
-  } else if (o.format == "sarif") {
-    ilint::SarifOptions so;
-    so.suppressed = &suppressed;
-    ilint::write_sarif(a, ilint::rule_catalog(), *out, so);
-  } else if (o.format == "html") {
-    ilint::HtmlOptions ho;
-    ho.suppressed = &suppressed;
-    ho.title = "inductor-lint report";
+  } else {
+    ilint::ReportSettings settings;
+    settings.suppressed = &suppressed;
+    settings.color = o.color == 1 || (o.color == -1 && o.output.empty() && isatty(STDOUT_FILENO));
+    settings.show_diagnostics = o.diagnostics;
+    settings.show_coverage = o.coverage;
     // Only files under the inputs and the source root are quoted: the logs name paths freely.
     std::error_code ec;
     for (const auto& root : o.analyze.paths) {
       std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(root, ec), ec);
       if (!ec && !std::filesystem::is_directory(p, ec)) p = p.parent_path();
-      if (!ec) ho.quotable_roots.push_back(p.string());
+      if (!ec) settings.quotable_roots.push_back(p.string());
     }
     auto src_root = std::filesystem::weakly_canonical(
         o.source_root.empty() ? std::filesystem::current_path(ec) : std::filesystem::absolute(o.source_root, ec), ec);
-    if (!ec) ho.quotable_roots.push_back(src_root.string());
-    ilint::write_html(a, *out, ho);
-  } else {
-    ilint::TextOptions t;
-    t.color = o.color == 1 || (o.color == -1 && o.output.empty() && isatty(STDOUT_FILENO));
-    t.show_diagnostics = o.diagnostics;
-    t.show_coverage = o.coverage;
-    ilint::write_text(a, t, *out);
+    if (!ec) settings.quotable_roots.push_back(src_root.string());
+    format.write(a, settings, *out);
   }
   if (a.files_read == 0) {
     std::cerr << "inductor-lint: nothing could be read from the given paths\n";

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analyzer/report/formats.h"
 #include "test_util.h"
 
 using namespace ilint::testing;
@@ -361,4 +362,21 @@ TEST(Cli, ClangOpensNoFileTheKernelIncludes) {
     EXPECT_EQ(out.find("SECRET_TOKEN_XYZ"), std::string::npos) << spelling << "\n" << out;
     EXPECT_NE(out.find("file not found"), std::string::npos) << spelling << "\n" << out;
   }
+}
+
+// Every registered report format is accepted by --format, writes a report of s2_cuda's two findings
+// (each format names the rule), and is listed in the help; a name that is none of them is refused
+// with the list.
+TEST(Cli, EveryRegisteredReportFormatIsAcceptedListedAndWrites) {
+  std::string help;
+  ASSERT_EQ(run_binary("--help", &help), 0);
+  for (const auto& f : ilint::report_formats()) {
+    std::string out;
+    EXPECT_EQ(run_binary(fixture("s2_cuda") + " --fail-on never --format " + std::string(f.name), &out), 0) << f.name;
+    EXPECT_NE(out.find("reduced-precision-scan"), std::string::npos) << f.name;
+    EXPECT_NE(help.find("  " + std::string(f.name) + " "), std::string::npos) << f.name;
+  }
+  std::string out;
+  EXPECT_EQ(run_command(std::string(ILINT_BINARY) + " " + fixture("s2_cuda") + " --format yaml 2>&1", &out), 2);
+  EXPECT_NE(out.find("unknown format 'yaml' (text, json, sarif, html)"), std::string::npos) << out.substr(0, 300);
 }
