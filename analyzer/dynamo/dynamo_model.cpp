@@ -316,347 +316,355 @@ std::vector<TraceCompileSource> take_unread_trace_compiles(DynamoLogs& logs, Dia
   return unread;
 }
 
-size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& diags) {
-  return build_dynamo_model(in, *read_dynamo_logs(in, diags), program, diags);
+namespace {
+
+// ---- The steps of build_dynamo_model, in the order it takes them.
+
+// The compile facts of one capture: the TORCH_LOGS text's first (its guard lines are the ones
+// users read), then the trace's, merged by (session, compile id).
+std::vector<CompileFacts> merge_compile_facts(const LogFacts& tl, const LogFacts& tr) {
+  std::vector<CompileFacts> merged;
+  auto find = [&](int s, const CompileId& id) -> CompileFacts* {
+    for (auto& c : merged)
+      if (c.session == s && c.id == id) return &c;
+    return nullptr;
+  };
+  for (const LogFacts* lf : {&tl, &tr})
+    for (const auto& c : lf->compiles) {
+      if (auto* m = find(c.session, c.id)) merge_into(*m, c);
+      else merged.push_back(c);
+    }
+  return merged;
 }
 
-size_t build_dynamo_model(const IngestResult& in, DynamoLogs& logs, Program& program, DiagSink& diags) {
-  DynamoModel& dm = program.dynamo;
-  size_t files_read = logs.files_read;
-  int session_base = 0;
-  for (auto& read : logs.captures) {
-    const std::string& root = read.root;
-    const DynamoLogs::Capture& cap = read.cap;
-    LogFacts &tl = read.tl, &tr = read.tr, &dl = read.dl;
-    dm.sources.insert(dm.sources.end(), read.sources.begin(), read.sources.end());
-    if (tl.sessions && tr.sessions && tl.sessions != tr.sessions)
-      diags.note("dynamo-session-mismatch",
-                 "TORCH_LOGS shows " + std::to_string(tl.sessions) + " torch.compile sessions, TORCH_TRACE " +
-                     std::to_string(tr.sessions) + "; compiles are joined by session order",
-                 {cap.traces.empty() ? root : cap.traces[0], 0, 0});
-    // Merge compile facts: the TORCH_LOGS text first (its guard lines are the ones users read),
-    // then the trace.
-    std::vector<CompileFacts> merged;
-    auto find = [&](int s, const CompileId& id) -> CompileFacts* {
-      for (auto& c : merged)
-        if (c.session == s && c.id == id) return &c;
-      return nullptr;
-    };
-    for (const LogFacts* lf : {&tl, &tr})
-      for (const auto& c : lf->compiles) {
-        if (auto* m = find(c.session, c.id)) merge_into(*m, c);
-        else merged.push_back(c);
-      }
-    std::vector<std::string> user_files = tl.user_files;
-    for (const auto& f : tr.user_files) add_unique(user_files, f);
-    if (tl.recompile_limit > 0) dm.recompile_limit = tl.recompile_limit, dm.recompile_limit_from_config = true;
-    if (tr.recompile_limit > 0) dm.recompile_limit = tr.recompile_limit, dm.recompile_limit_from_config = true;
-    std::vector<std::string> limit_fns = tl.limit_hit_functions;
-    for (const auto& f : tr.limit_hit_functions) limit_fns.push_back(f);
-    for (const auto& h : tl.recompile_limit_hits) dm.recompile_limit_hits.push_back(h);
-    for (const auto& h : tr.recompile_limit_hits) add_unique(dm.recompile_limit_hits, h);
-    int sessions = std::max({tl.sessions, tr.sessions, 1});
-
-    // Graph breaks: TORCH_LOGS, then the trace's for breaks the text lacks, then debug.log when
-    // neither gave any (it has no compile ids).
-    std::vector<GraphBreak> breaks = tl.breaks;
-    for (const auto& b : tr.breaks) {
-      bool have = false;
-      for (const auto& x : breaks)
-        if (x.session == b.session && x.compile_id == b.compile_id && x.user_loc == b.user_loc) have = true;
-      if (!have) breaks.push_back(b);
-    }
-    if (breaks.empty())
-      for (auto b : dl.breaks) {
-        b.session = 0;
-        breaks.push_back(b);
-      }
-    // A duplicate-suppressed break has no traceback: take it from a break at the same place.
-    for (auto& b : breaks)
-      if (b.user_code.empty())
-        for (const auto& o : breaks)
-          if (&o != &b && o.user_loc == b.user_loc && !o.user_code.empty()) {
-            b.user_code = o.user_code;
-            b.traceback = o.traceback;
-            if (b.function.empty()) b.function = o.function;
-            break;
-          }
-
-    // Compile folders of this capture.
-    std::vector<FolderInfo> folders;
-    for (const auto* cf : cap.folders) {
-      FolderInfo fi;
-      fi.files = cf;
-      fi.name = basename_of(cf->dir);
-      std::string trailing;
-      parse_compile_dir_name(fi.name, fi.model_index, fi.kind, trailing);
-      folders.push_back(fi);
-    }
-    for (const Compile& c : program.compiles)
-      if (!c.files.trace_compile_id.empty() && capture_root_of(c.files.output_code.str()) == root)
-        folders.push_back(FolderInfo{&c.files, c.id, c.model_index, c.graph_kind});
-    auto folder_by_name = [&](const std::string& name) -> const FolderInfo* {
-      for (const auto& f : folders)
-        if (f.name == name) return &f;
-      return nullptr;
-    };
-
-    // Frames and their compiles.
-    std::sort(merged.begin(), merged.end(), [](const CompileFacts& a, const CompileFacts& b) {
-      return std::tie(a.session, a.id) < std::tie(b.session, b.id);
-    });
-    size_t first_frame = dm.frames.size();
-    for (auto& c : merged) {
-      for (auto& g : c.guards) resolve_path(g.user_loc, user_files);
-      int s = session_base + c.session;
-      Frame* fr = nullptr;
-      for (size_t i = first_frame; i < dm.frames.size(); ++i)
-        if (dm.frames[i].session == s && dm.frames[i].frame_id == c.id.frame_id) fr = &dm.frames[i];
-      if (!fr) {
-        dm.frames.push_back(Frame{});
-        fr = &dm.frames.back();
-        fr->frame_id = c.id.frame_id;
-        fr->session = s;
-      }
-      if (!c.function.empty() && (fr->function.empty() || c.source_kind == "trace")) fr->function = c.function;
-      if (!fr->code_loc.valid() && c.code_loc.valid()) fr->code_loc = c.code_loc;
-      if (c.frame_skipped) fr->fell_back_to_eager = true, fr->skip_reason = "frame skipped after a graph break";
-      FrameCompile fc;
-      fc.compile_id = c.id.str();
-      fc.frame_id = c.id.frame_id;
-      fc.frame_compile_id = c.id.frame_compile_id;
-      fc.attempt = c.id.attempt;
-      fc.session = s;
-      fc.guards = c.guards;
-      fc.recompile_reasons = c.recompile_reasons;
-      fc.restart_reasons = c.restart_reasons;
-      fc.aot_ids = c.aot_ids;
-      fc.output_code_hash = c.output_code_hash;
-      fc.shape_env_guards = c.shape_env_guards;
-      fc.symbols = c.symbols;
-      fc.symbol_sources = c.symbol_sources;
-      fc.specializations = c.specializations;
-      fc.graph_inputs = c.graph_inputs;
-      fc.sym_exprs = c.sym_exprs;
-      fc.has_graph = c.has_graph;
-      fc.log_loc = c.first_loc;
-      for (size_t i = 0; i < c.cache_events.size(); ++i)
-        fc.cache_events += (i ? "," : "") + c.cache_events[i];
-      // Join to compile folders: the "debug trace:" path, else the AOT id of the output code.
-      for (const auto& d : c.compile_dirs)
-        if (const auto* f = folder_by_name(basename_of(d))) {
-          add_unique(fc.inductor_compiles, f->name);
-          add_unique(fc.compile_dirs, compile_origin(*f->files));
-        } else {
-          add_unique(fc.inductor_compiles, basename_of(d));
-        }
-      for (const auto& aot : c.aot_ids) {
-        auto us = aot.find('_');
-        if (us == std::string::npos) continue;
-        int idx = leading_int(aot);
-        std::string kind = aot.substr(us + 1);
-        for (const auto& f : folders)
-          if (f.files->trace_compile_id.empty() && f.model_index == idx && f.kind == kind) {
-            add_unique(fc.inductor_compiles, f.name);
-            add_unique(fc.compile_dirs, compile_origin(*f.files));
-          }
-      }
-      // The compiles read from the trace's own payloads.
-      for (const auto& f : folders)
-        if (f.files->trace_session == c.session && f.files->trace_compile_id == c.id.str()) {
-          add_unique(fc.inductor_compiles, f.name);
-          add_unique(fc.compile_dirs, compile_origin(*f.files));
-        }
-      if (!fc.inductor_compiles.empty() || !fc.output_code_hash.empty()) fc.backend_hint = "inductor";
-      fr->compiles.push_back(std::move(fc));
-    }
-    for (size_t i = first_frame; i < dm.frames.size(); ++i) {
-      Frame& fr = dm.frames[i];
-      fr.is_resume = parse_resume_name(fr.function, fr.resumed_function, fr.resume_line);
-      for (const auto& fn : limit_fns)
-        if (fn == fr.function) fr.fell_back_to_eager = true, fr.skip_reason = "recompile_limit reached";
-      for (auto& c : fr.compiles)
-        for (const auto& o : fr.compiles)
-          if (o.frame_compile_id == c.frame_compile_id && o.attempt > c.attempt) c.superseded = true;
-    }
-    for (auto& b : breaks) {
-      b.session = session_base + std::max(b.session, 0);
-      dm.graph_breaks.push_back(b);
-    }
-    // Compiles whose output code the trace holds but no compile folder of the input gave: their
-    // kernels were not read, so "no finding" must not be said over them in silence. A cache hit
-    // whose code is that of a compile with a folder (the same payload) was read with it.
-    std::set<std::string> read_code;
-    for (size_t i = first_frame; i < dm.frames.size(); ++i)
-      for (const auto& c : dm.frames[i].compiles)
-        if (!c.compile_dirs.empty() && !c.output_code_hash.empty()) read_code.insert(c.output_code_hash);
-    std::vector<std::string> unread;
-    for (size_t i = first_frame; i < dm.frames.size(); ++i)
-      for (const auto& c : dm.frames[i].compiles)
-        if (!c.output_code_hash.empty() && c.compile_dirs.empty() && !read_code.count(c.output_code_hash))
-          unread.push_back(c.compile_id);
-    if (!unread.empty()) {
-      std::string ids;
-      for (size_t i = 0; i < unread.size() && i < 8; ++i) ids += (i ? ", " : "") + unread[i];
-      if (unread.size() > 8) ids += ", ...";
-      diags.warning("trace-output-code-unread",
-                    "TORCH_TRACE holds the Inductor output code of " + std::to_string(unread.size()) +
-                        " compile(s) (" + ids + ") that no torch_compile_debug folder of the input gives; "
-                        "their kernels were not analyzed (give the run's torch_compile_debug/ folder as well)",
-                    {cap.traces.empty() ? root : cap.traces[0], 0, 0});
-    }
-
-    // Scalars that cross into each frame.
-    for (size_t i = first_frame; i < dm.frames.size(); ++i) {
-      const Frame& fr = dm.frames[i];
-      // Candidate locals: float-typed guard sources, float-valued equality guards, float symbols.
-      std::vector<std::string> locals;
-      std::map<std::string, std::string> source_text;
-      for (const auto& c : fr.compiles) {
-        for (const auto& g : c.guards) {
-          std::string local = local_name_of(g.source);
-          if (local.empty()) continue;
-          bool floaty = (g.kind == "GuardManager" && g.value == "float") ||
-                        ((g.kind == "EQUALS_MATCH" || g.kind == "LAMBDA_GUARD" || g.kind == "CONSTANT_MATCH") &&
-                         is_float_text(g.value));
-          if (!floaty) continue;
-          add_unique(locals, local);
-          if (!source_text.count(local)) source_text[local] = "L['" + local + "']";
-        }
-        for (const auto& [sym, src] : c.symbol_sources)
-          if (starts_with(sym, "zf")) {
-            std::string local = local_name_of(src);
-            if (!local.empty()) {
-              add_unique(locals, local);
-              source_text.emplace(local, src);
-            }
-          }
-      }
-      for (const auto& local : locals) {
-        ScalarCrossing sc;
-        sc.local_name = local;
-        sc.source = source_text[local];
-        sc.session = fr.session;
-        sc.capture = root;
-        sc.into_frame = fr.frame_id;
-        sc.into_function = fr.function;
-        sc.into_loc = fr.code_loc;
-        if (fr.is_resume && starts_with(local, "___stack")) {
-          // The value on the stack when the frame broke: the break at the resume line.
-          const GraphBreak* best = nullptr;
-          for (const auto& b : dm.graph_breaks) {
-            if (b.session != fr.session || b.user_loc.line != fr.resume_line) continue;
-            if (fr.code_loc.valid() && !b.user_loc.file.empty() && b.user_loc.file != fr.code_loc.file) continue;
-            if (!best || (b.function == fr.resumed_function && best->function != fr.resumed_function) ||
-                (best->frame_skipped && !b.frame_skipped))
-              best = &b;
-          }
-          if (best) {
-            sc.produced_by = best->kind == "tolist" ? "tolist" : best->kind == "item" ? ".item()" : "graph break";
-            sc.origin = best->user_loc;
-            sc.origin_code = best->user_code;
-            sc.from_function = fr.resumed_function;
-            auto cid = parse_compile_id(best->compile_id);
-            sc.from_frame = cid ? cid->frame_id : -1;
-          } else {
-            sc.produced_by = "stack value";
-            sc.from_function = fr.resumed_function;
-          }
-        } else {
-          sc.produced_by = "float argument";
-        }
-        for (const auto& c : fr.compiles) {
-          if (c.superseded) continue;
-          ScalarUse u;
-          u.compile_id = c.compile_id;
-          u.session = c.session;
-          u.compile_dirs = c.compile_dirs;
-          u.guards_logged = !c.guards.empty();
-          u.cache_event = c.cache_events.find("_cache_hit") != std::string::npos ? c.cache_events : "";
-          for (const auto& g : c.guards) {
-            if (g.kind == "LAMBDA_GUARD" && local_name_of(g.source) != local && pins_through_expression(g.expr, local)) {
-              u.guarded_by_expression = true;
-              continue;
-            }
-            if (local_name_of(g.source) != local) continue;
-            // Only a comparison with a number pins the value: `L['s'] == ___as_tensor(L['s']).item()`
-            // (a dynamic float's self-consistency guard) pins nothing.
-            double gv;
-            if ((g.kind == "EQUALS_MATCH" || g.kind == "LAMBDA_GUARD" || g.kind == "CONSTANT_MATCH") &&
-                parse_float_literal(g.value, gv)) {
-              u.pinned_by_guard = true;
-              if (u.value.empty()) u.value = g.value, u.value_source = "guard";
-              u.guards.push_back(g.kind + ": " + g.expr);
-              u.guard_locs.push_back(g.log_loc);
-              if (!u.guard_user_loc && g.user_loc) u.guard_user_loc = g.user_loc;
-            }
-          }
-          // A later compile's recompile reasons say which guard of this compile failed.
-          for (const auto& o : fr.compiles)
-            for (const auto& reason : o.recompile_reasons) {
-              auto f = parse_guard_failure(reason);
-              double fv;
-              if (!f || local_name_of(f->source) != local || !parse_float_literal(f->value, fv)) continue;
-              auto fid = parse_compile_id(f->compile_id);
-              if (!fid || fid->frame_compile_id != c.frame_compile_id) continue;
-              if (!u.pinned_by_guard) {
-                u.pinned_by_guard = true;
-                u.value = f->value;
-                u.value_source = "recompile_reason";
-                u.guard_locs.push_back(o.log_loc);
-              }
-              add_unique(u.guards, "(failed later) " + f->guard);
-              std::optional<SourceLoc> ul = f->user_loc;
-              resolve_path(ul, user_files);
-              if (!u.guard_user_loc && ul) u.guard_user_loc = ul;
-            }
-          // Tensorify guards (LAMBDA_GUARD ... == 2.0) carry no user line: use the line of the
-          // other guards on the same local (its TYPE_MATCH names where the value is used).
-          if (u.pinned_by_guard && !u.guard_user_loc)
-            for (const auto& g : c.guards)
-              if (local_name_of(g.source) == local && g.user_loc) {
-                u.guard_user_loc = g.user_loc;
-                break;
-              }
-          std::string sym;
-          for (const auto& [s, src] : c.symbol_sources)
-            if (local_name_of(src) == local) sym = s;
-          u.symbol = sym;
-          std::string spec;
-          for (const auto& s : c.specializations)
-            if (!sym.empty() && starts_with(s, sym + "=")) spec = s.substr(sym.size() + 1);
-          for (const auto& g : c.shape_env_guards)
-            if (!sym.empty() && g.find(sym) != std::string::npos) u.shape_env_guards.push_back(g);
-          for (const auto& in_ : c.graph_inputs)
-            if (input_is_local(in_, local)) {
-              std::string ann = annotation_of(in_);
-              if (starts_with(ann, "f64[]") || starts_with(ann, "f32[]") || starts_with(ann, "Sym(")) u.dynamic_input = true;
-            }
-          if (u.value.empty() && !spec.empty()) u.value = spec, u.value_source = "specialization";
-          if (u.value.empty() && !sym.empty())
-            for (const auto& [s, hint] : c.symbols)
-              if (s == sym) u.value = hint, u.value_source = "create_symbol";
-          u.value = normalize_value(u.value);
-          if (starts_with(sym, "zuf")) u.treatment = "unbacked";
-          else if (u.pinned_by_guard) u.treatment = "specialized";
-          else if (u.dynamic_input || (!sym.empty() && spec.empty())) u.treatment = "dynamic";
-          else u.treatment = "unknown";
-          sc.uses.push_back(std::move(u));
-        }
-        dm.scalars.push_back(std::move(sc));
-      }
-    }
-    session_base += sessions;
-    // What was read of this capture is in the model now: freed, so the facts of the captures
-    // already built are not held beside the model while the rest are built.
-    read.tl = LogFacts{};
-    read.tr = LogFacts{};
-    read.dl = LogFacts{};
+// Graph breaks: TORCH_LOGS, then the trace's for breaks the text lacks, then debug.log when
+// neither gave any (it has no compile ids).
+std::vector<GraphBreak> merge_graph_breaks(const LogFacts& tl, const LogFacts& tr, const LogFacts& dl) {
+  std::vector<GraphBreak> breaks = tl.breaks;
+  for (const auto& b : tr.breaks) {
+    bool have = false;
+    for (const auto& x : breaks)
+      if (x.session == b.session && x.compile_id == b.compile_id && x.user_loc == b.user_loc) have = true;
+    if (!have) breaks.push_back(b);
   }
-  dm.sessions = session_base;
+  if (breaks.empty())
+    for (auto b : dl.breaks) {
+      b.session = 0;
+      breaks.push_back(b);
+    }
+  // A duplicate-suppressed break has no traceback: take it from a break at the same place.
+  for (auto& b : breaks)
+    if (b.user_code.empty())
+      for (const auto& o : breaks)
+        if (&o != &b && o.user_loc == b.user_loc && !o.user_code.empty()) {
+          b.user_code = o.user_code;
+          b.traceback = o.traceback;
+          if (b.function.empty()) b.function = o.function;
+          break;
+        }
+  return breaks;
+}
 
-  // Literals that derive from each scalar: align the compiles of the frame and keep the literals
-  // whose value changes with the scalar's value.
+// The compile folders of a capture, and the compiles read from its trace's own payloads.
+std::vector<FolderInfo> folders_of_capture(const DynamoLogs::Capture& cap, const Program& program,
+                                           const std::string& root) {
+  std::vector<FolderInfo> folders;
+  for (const auto* cf : cap.folders) {
+    FolderInfo fi;
+    fi.files = cf;
+    fi.name = basename_of(cf->dir);
+    std::string trailing;
+    parse_compile_dir_name(fi.name, fi.model_index, fi.kind, trailing);
+    folders.push_back(fi);
+  }
+  for (const Compile& c : program.compiles)
+    if (!c.files.trace_compile_id.empty() && capture_root_of(c.files.output_code.str()) == root)
+      folders.push_back(FolderInfo{&c.files, c.id, c.model_index, c.graph_kind});
+  return folders;
+}
+
+// One compile of a frame, joined to the compile folders that hold its code: the "debug trace:" path,
+// else the AOT id of the output code, else the trace's own payloads.
+FrameCompile frame_compile(const CompileFacts& c, int s, const std::vector<FolderInfo>& folders) {
+  auto folder_by_name = [&](const std::string& name) -> const FolderInfo* {
+    for (const auto& f : folders)
+      if (f.name == name) return &f;
+    return nullptr;
+  };
+  FrameCompile fc;
+  fc.compile_id = c.id.str();
+  fc.frame_id = c.id.frame_id;
+  fc.frame_compile_id = c.id.frame_compile_id;
+  fc.attempt = c.id.attempt;
+  fc.session = s;
+  fc.guards = c.guards;
+  fc.recompile_reasons = c.recompile_reasons;
+  fc.restart_reasons = c.restart_reasons;
+  fc.aot_ids = c.aot_ids;
+  fc.output_code_hash = c.output_code_hash;
+  fc.shape_env_guards = c.shape_env_guards;
+  fc.symbols = c.symbols;
+  fc.symbol_sources = c.symbol_sources;
+  fc.specializations = c.specializations;
+  fc.graph_inputs = c.graph_inputs;
+  fc.sym_exprs = c.sym_exprs;
+  fc.has_graph = c.has_graph;
+  fc.log_loc = c.first_loc;
+  for (size_t i = 0; i < c.cache_events.size(); ++i)
+    fc.cache_events += (i ? "," : "") + c.cache_events[i];
+  for (const auto& d : c.compile_dirs)
+    if (const auto* f = folder_by_name(basename_of(d))) {
+      add_unique(fc.inductor_compiles, f->name);
+      add_unique(fc.compile_dirs, compile_origin(*f->files));
+    } else {
+      add_unique(fc.inductor_compiles, basename_of(d));
+    }
+  for (const auto& aot : c.aot_ids) {
+    auto us = aot.find('_');
+    if (us == std::string::npos) continue;
+    int idx = leading_int(aot);
+    std::string kind = aot.substr(us + 1);
+    for (const auto& f : folders)
+      if (f.files->trace_compile_id.empty() && f.model_index == idx && f.kind == kind) {
+        add_unique(fc.inductor_compiles, f.name);
+        add_unique(fc.compile_dirs, compile_origin(*f.files));
+      }
+  }
+  // The compiles read from the trace's own payloads.
+  for (const auto& f : folders)
+    if (f.files->trace_session == c.session && f.files->trace_compile_id == c.id.str()) {
+      add_unique(fc.inductor_compiles, f.name);
+      add_unique(fc.compile_dirs, compile_origin(*f.files));
+    }
+  if (!fc.inductor_compiles.empty() || !fc.output_code_hash.empty()) fc.backend_hint = "inductor";
+  return fc;
+}
+
+// The frames of a capture's compiles (sessions numbered from `session_base`); returns the index of
+// its first frame in dm.frames.
+size_t add_frames(DynamoModel& dm, std::vector<CompileFacts>& merged, int session_base,
+                  const std::vector<std::string>& user_files, const std::vector<FolderInfo>& folders,
+                  const std::vector<std::string>& limit_fns) {
+  std::sort(merged.begin(), merged.end(), [](const CompileFacts& a, const CompileFacts& b) {
+    return std::tie(a.session, a.id) < std::tie(b.session, b.id);
+  });
+  size_t first_frame = dm.frames.size();
+  for (auto& c : merged) {
+    for (auto& g : c.guards) resolve_path(g.user_loc, user_files);
+    int s = session_base + c.session;
+    Frame* fr = nullptr;
+    for (size_t i = first_frame; i < dm.frames.size(); ++i)
+      if (dm.frames[i].session == s && dm.frames[i].frame_id == c.id.frame_id) fr = &dm.frames[i];
+    if (!fr) {
+      dm.frames.push_back(Frame{});
+      fr = &dm.frames.back();
+      fr->frame_id = c.id.frame_id;
+      fr->session = s;
+    }
+    if (!c.function.empty() && (fr->function.empty() || c.source_kind == "trace")) fr->function = c.function;
+    if (!fr->code_loc.valid() && c.code_loc.valid()) fr->code_loc = c.code_loc;
+    if (c.frame_skipped) fr->fell_back_to_eager = true, fr->skip_reason = "frame skipped after a graph break";
+    fr->compiles.push_back(frame_compile(c, s, folders));
+  }
+  for (size_t i = first_frame; i < dm.frames.size(); ++i) {
+    Frame& fr = dm.frames[i];
+    fr.is_resume = parse_resume_name(fr.function, fr.resumed_function, fr.resume_line);
+    for (const auto& fn : limit_fns)
+      if (fn == fr.function) fr.fell_back_to_eager = true, fr.skip_reason = "recompile_limit reached";
+    for (auto& c : fr.compiles)
+      for (const auto& o : fr.compiles)
+        if (o.frame_compile_id == c.frame_compile_id && o.attempt > c.attempt) c.superseded = true;
+  }
+  return first_frame;
+}
+
+// Compiles whose output code the trace holds but no compile folder of the input gave: their
+// kernels were not read, so "no finding" must not be said over them in silence. A cache hit
+// whose code is that of a compile with a folder (the same payload) was read with it.
+void warn_unread_trace_code(const DynamoModel& dm, size_t first_frame, const DynamoLogs::Capture& cap,
+                            const std::string& root, DiagSink& diags) {
+  std::set<std::string> read_code;
+  for (size_t i = first_frame; i < dm.frames.size(); ++i)
+    for (const auto& c : dm.frames[i].compiles)
+      if (!c.compile_dirs.empty() && !c.output_code_hash.empty()) read_code.insert(c.output_code_hash);
+  std::vector<std::string> unread;
+  for (size_t i = first_frame; i < dm.frames.size(); ++i)
+    for (const auto& c : dm.frames[i].compiles)
+      if (!c.output_code_hash.empty() && c.compile_dirs.empty() && !read_code.count(c.output_code_hash))
+        unread.push_back(c.compile_id);
+  if (!unread.empty()) {
+    std::string ids;
+    for (size_t i = 0; i < unread.size() && i < 8; ++i) ids += (i ? ", " : "") + unread[i];
+    if (unread.size() > 8) ids += ", ...";
+    diags.warning("trace-output-code-unread",
+                  "TORCH_TRACE holds the Inductor output code of " + std::to_string(unread.size()) +
+                      " compile(s) (" + ids + ") that no torch_compile_debug folder of the input gives; "
+                      "their kernels were not analyzed (give the run's torch_compile_debug/ folder as well)",
+                  {cap.traces.empty() ? root : cap.traces[0], 0, 0});
+  }
+}
+
+// How `local` reaches one compile of its frame: the guard or recompile reason that pins its value,
+// its symbol, whether it entered as a dynamic input, the value the compile saw.
+ScalarUse scalar_use(const Frame& fr, const FrameCompile& c, const std::string& local,
+                     const std::vector<std::string>& user_files) {
+  ScalarUse u;
+  u.compile_id = c.compile_id;
+  u.session = c.session;
+  u.compile_dirs = c.compile_dirs;
+  u.guards_logged = !c.guards.empty();
+  u.cache_event = c.cache_events.find("_cache_hit") != std::string::npos ? c.cache_events : "";
+  for (const auto& g : c.guards) {
+    if (g.kind == "LAMBDA_GUARD" && local_name_of(g.source) != local && pins_through_expression(g.expr, local)) {
+      u.guarded_by_expression = true;
+      continue;
+    }
+    if (local_name_of(g.source) != local) continue;
+    // Only a comparison with a number pins the value: `L['s'] == ___as_tensor(L['s']).item()`
+    // (a dynamic float's self-consistency guard) pins nothing.
+    double gv;
+    if ((g.kind == "EQUALS_MATCH" || g.kind == "LAMBDA_GUARD" || g.kind == "CONSTANT_MATCH") &&
+        parse_float_literal(g.value, gv)) {
+      u.pinned_by_guard = true;
+      if (u.value.empty()) u.value = g.value, u.value_source = "guard";
+      u.guards.push_back(g.kind + ": " + g.expr);
+      u.guard_locs.push_back(g.log_loc);
+      if (!u.guard_user_loc && g.user_loc) u.guard_user_loc = g.user_loc;
+    }
+  }
+  // A later compile's recompile reasons say which guard of this compile failed.
+  for (const auto& o : fr.compiles)
+    for (const auto& reason : o.recompile_reasons) {
+      auto f = parse_guard_failure(reason);
+      double fv;
+      if (!f || local_name_of(f->source) != local || !parse_float_literal(f->value, fv)) continue;
+      auto fid = parse_compile_id(f->compile_id);
+      if (!fid || fid->frame_compile_id != c.frame_compile_id) continue;
+      if (!u.pinned_by_guard) {
+        u.pinned_by_guard = true;
+        u.value = f->value;
+        u.value_source = "recompile_reason";
+        u.guard_locs.push_back(o.log_loc);
+      }
+      add_unique(u.guards, "(failed later) " + f->guard);
+      std::optional<SourceLoc> ul = f->user_loc;
+      resolve_path(ul, user_files);
+      if (!u.guard_user_loc && ul) u.guard_user_loc = ul;
+    }
+  // Tensorify guards (LAMBDA_GUARD ... == 2.0) carry no user line: use the line of the
+  // other guards on the same local (its TYPE_MATCH names where the value is used).
+  if (u.pinned_by_guard && !u.guard_user_loc)
+    for (const auto& g : c.guards)
+      if (local_name_of(g.source) == local && g.user_loc) {
+        u.guard_user_loc = g.user_loc;
+        break;
+      }
+  std::string sym;
+  for (const auto& [s, src] : c.symbol_sources)
+    if (local_name_of(src) == local) sym = s;
+  u.symbol = sym;
+  std::string spec;
+  for (const auto& s : c.specializations)
+    if (!sym.empty() && starts_with(s, sym + "=")) spec = s.substr(sym.size() + 1);
+  for (const auto& g : c.shape_env_guards)
+    if (!sym.empty() && g.find(sym) != std::string::npos) u.shape_env_guards.push_back(g);
+  for (const auto& in_ : c.graph_inputs)
+    if (input_is_local(in_, local)) {
+      std::string ann = annotation_of(in_);
+      if (starts_with(ann, "f64[]") || starts_with(ann, "f32[]") || starts_with(ann, "Sym(")) u.dynamic_input = true;
+    }
+  if (u.value.empty() && !spec.empty()) u.value = spec, u.value_source = "specialization";
+  if (u.value.empty() && !sym.empty())
+    for (const auto& [s, hint] : c.symbols)
+      if (s == sym) u.value = hint, u.value_source = "create_symbol";
+  u.value = normalize_value(u.value);
+  if (starts_with(sym, "zuf")) u.treatment = "unbacked";
+  else if (u.pinned_by_guard) u.treatment = "specialized";
+  else if (u.dynamic_input || (!sym.empty() && spec.empty())) u.treatment = "dynamic";
+  else u.treatment = "unknown";
+  return u;
+}
+
+// A float local that crosses into `fr`, and what produced it: a graph break's `.item()` or
+// `tolist` (the break at the resume line), a value on the stack, or a float argument.
+ScalarCrossing scalar_crossing(const DynamoModel& dm, const Frame& fr, const std::string& local,
+                               const std::string& source, const std::string& root) {
+  ScalarCrossing sc;
+  sc.local_name = local;
+  sc.source = source;
+  sc.session = fr.session;
+  sc.capture = root;
+  sc.into_frame = fr.frame_id;
+  sc.into_function = fr.function;
+  sc.into_loc = fr.code_loc;
+  if (fr.is_resume && starts_with(local, "___stack")) {
+    // The value on the stack when the frame broke: the break at the resume line.
+    const GraphBreak* best = nullptr;
+    for (const auto& b : dm.graph_breaks) {
+      if (b.session != fr.session || b.user_loc.line != fr.resume_line) continue;
+      if (fr.code_loc.valid() && !b.user_loc.file.empty() && b.user_loc.file != fr.code_loc.file) continue;
+      if (!best || (b.function == fr.resumed_function && best->function != fr.resumed_function) ||
+          (best->frame_skipped && !b.frame_skipped))
+        best = &b;
+    }
+    if (best) {
+      sc.produced_by = best->kind == "tolist" ? "tolist" : best->kind == "item" ? ".item()" : "graph break";
+      sc.origin = best->user_loc;
+      sc.origin_code = best->user_code;
+      sc.from_function = fr.resumed_function;
+      auto cid = parse_compile_id(best->compile_id);
+      sc.from_frame = cid ? cid->frame_id : -1;
+    } else {
+      sc.produced_by = "stack value";
+      sc.from_function = fr.resumed_function;
+    }
+  } else {
+    sc.produced_by = "float argument";
+  }
+  return sc;
+}
+
+// The scalars that cross into each frame of a capture, with their use in each compile.
+void add_scalar_crossings(DynamoModel& dm, size_t first_frame, const std::string& root,
+                          const std::vector<std::string>& user_files) {
+  for (size_t i = first_frame; i < dm.frames.size(); ++i) {
+    const Frame& fr = dm.frames[i];
+    // Candidate locals: float-typed guard sources, float-valued equality guards, float symbols.
+    std::vector<std::string> locals;
+    std::map<std::string, std::string> source_text;
+    for (const auto& c : fr.compiles) {
+      for (const auto& g : c.guards) {
+        std::string local = local_name_of(g.source);
+        if (local.empty()) continue;
+        bool floaty = (g.kind == "GuardManager" && g.value == "float") ||
+                      ((g.kind == "EQUALS_MATCH" || g.kind == "LAMBDA_GUARD" || g.kind == "CONSTANT_MATCH") &&
+                       is_float_text(g.value));
+        if (!floaty) continue;
+        add_unique(locals, local);
+        if (!source_text.count(local)) source_text[local] = "L['" + local + "']";
+      }
+      for (const auto& [sym, src] : c.symbol_sources)
+        if (starts_with(sym, "zf")) {
+          std::string local = local_name_of(src);
+          if (!local.empty()) {
+            add_unique(locals, local);
+            source_text.emplace(local, src);
+          }
+        }
+    }
+    for (const auto& local : locals) {
+      ScalarCrossing sc = scalar_crossing(dm, fr, local, source_text[local], root);
+      for (const auto& c : fr.compiles)
+        if (!c.superseded) sc.uses.push_back(scalar_use(fr, c, local, user_files));
+      dm.scalars.push_back(std::move(sc));
+    }
+  }
+}
+
+// Literals that derive from each scalar: align the compiles of the frame and keep the literals
+// whose value changes with the scalar's value. Returns the literal sites of each scalar's uses.
+std::vector<std::vector<std::map<std::string, LiteralSite>>> derive_literals(DynamoModel& dm, const Program& program,
+                                                                              DiagSink& diags) {
   std::vector<std::vector<std::map<std::string, LiteralSite>>> all_sites(dm.scalars.size());
   for (size_t sci = 0; sci < dm.scalars.size(); ++sci) {
     ScalarCrossing& sc = dm.scalars[sci];
@@ -735,10 +743,11 @@ size_t build_dynamo_model(const IngestResult& in, DynamoLogs& logs, Program& pro
       }
     }
   }
-  // Then, for dynamic unpinned compiles, literals equal to a symbolic value at the hint (after the
-  // alignment, which gives the better evidence: the same literal in the other compiles).
-  for (size_t sci = 0; sci < dm.scalars.size(); ++sci) add_sym_derived(dm.scalars[sci], all_sites[sci], dm);
-  // One artifact serving several values: identical output code for compiles with different values.
+  return all_sites;
+}
+
+// One artifact serving several values: identical output code for compiles with different values.
+void mark_shared_artifacts(DynamoModel& dm) {
   for (auto& sc : dm.scalars)
     for (size_t b = 0; b < sc.uses.size(); ++b)
       for (size_t a = 0; a < b; ++a) {
@@ -755,6 +764,62 @@ size_t build_dynamo_model(const IngestResult& in, DynamoLogs& logs, Program& pro
             ub.same_artifact_as.empty())
           ub.same_artifact_as = ua.compile_id;
       }
+}
+
+}  // namespace
+
+size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& diags) {
+  return build_dynamo_model(in, *read_dynamo_logs(in, diags), program, diags);
+}
+
+size_t build_dynamo_model(const IngestResult& in, DynamoLogs& logs, Program& program, DiagSink& diags) {
+  DynamoModel& dm = program.dynamo;
+  size_t files_read = logs.files_read;
+  int session_base = 0;
+  for (auto& read : logs.captures) {
+    const std::string& root = read.root;
+    const DynamoLogs::Capture& cap = read.cap;
+    LogFacts &tl = read.tl, &tr = read.tr, &dl = read.dl;
+    dm.sources.insert(dm.sources.end(), read.sources.begin(), read.sources.end());
+    if (tl.sessions && tr.sessions && tl.sessions != tr.sessions)
+      diags.note("dynamo-session-mismatch",
+                 "TORCH_LOGS shows " + std::to_string(tl.sessions) + " torch.compile sessions, TORCH_TRACE " +
+                     std::to_string(tr.sessions) + "; compiles are joined by session order",
+                 {cap.traces.empty() ? root : cap.traces[0], 0, 0});
+    std::vector<CompileFacts> merged = merge_compile_facts(tl, tr);
+    std::vector<std::string> user_files = tl.user_files;
+    for (const auto& f : tr.user_files) add_unique(user_files, f);
+    if (tl.recompile_limit > 0) dm.recompile_limit = tl.recompile_limit, dm.recompile_limit_from_config = true;
+    if (tr.recompile_limit > 0) dm.recompile_limit = tr.recompile_limit, dm.recompile_limit_from_config = true;
+    std::vector<std::string> limit_fns = tl.limit_hit_functions;
+    for (const auto& f : tr.limit_hit_functions) limit_fns.push_back(f);
+    for (const auto& h : tl.recompile_limit_hits) dm.recompile_limit_hits.push_back(h);
+    for (const auto& h : tr.recompile_limit_hits) add_unique(dm.recompile_limit_hits, h);
+    int sessions = std::max({tl.sessions, tr.sessions, 1});
+
+    std::vector<GraphBreak> breaks = merge_graph_breaks(tl, tr, dl);
+    std::vector<FolderInfo> folders = folders_of_capture(cap, program, root);
+    size_t first_frame = add_frames(dm, merged, session_base, user_files, folders, limit_fns);
+    for (auto& b : breaks) {
+      b.session = session_base + std::max(b.session, 0);
+      dm.graph_breaks.push_back(b);
+    }
+    warn_unread_trace_code(dm, first_frame, cap, root, diags);
+    add_scalar_crossings(dm, first_frame, root, user_files);
+    session_base += sessions;
+    // What was read of this capture is in the model now: freed, so the facts of the captures
+    // already built are not held beside the model while the rest are built.
+    read.tl = LogFacts{};
+    read.tr = LogFacts{};
+    read.dl = LogFacts{};
+  }
+  dm.sessions = session_base;
+
+  auto all_sites = derive_literals(dm, program, diags);
+  // Then, for dynamic unpinned compiles, literals equal to a symbolic value at the hint (after the
+  // alignment, which gives the better evidence: the same literal in the other compiles).
+  for (size_t sci = 0; sci < dm.scalars.size(); ++sci) add_sym_derived(dm.scalars[sci], all_sites[sci], dm);
+  mark_shared_artifacts(dm);
   return files_read;
 }
 
