@@ -152,6 +152,23 @@ std::string annotation_of(const std::string& input) {
   return colon == std::string::npos ? "" : input.substr(colon + 2);
 }
 
+// A literal site of a compile as a literal derived from a scalar (under `key`, its place in the
+// aligned compiles).
+DerivedLiteral derived_literal(const LiteralSite& s, const std::string& key) {
+  DerivedLiteral d;
+  d.where = s.where;
+  d.text = s.text;
+  d.value = s.value;
+  d.key = key;
+  d.node = s.node;
+  d.target = s.target;
+  d.loc = s.loc;
+  d.user_loc = s.user_loc;
+  d.user_code = s.user_code;
+  d.compile_id = s.compile_id;
+  return d;
+}
+
 // A compile that takes the scalar as a dynamic input and is not pinned by a guard: a literal of its
 // code that equals one of its Dynamo graph's symbolic expressions of the scalar, evaluated at the
 // scalar's hint, was computed from the hint and baked in (the tensorify pass's guard_scalar).
@@ -184,17 +201,7 @@ void add_sym_derived(ScalarCrossing& sc, const std::vector<std::map<std::string,
       for (const auto& [e, v] : values) {
         if (std::fabs(s.value - v) > 1e-12 * std::max(1.0, std::fabs(v))) continue;
         if (std::fabs(v) == hint || v == 0.0) continue;  // the hint itself, or 0, proves nothing
-        DerivedLiteral d;
-        d.where = s.where;
-        d.text = s.text;
-        d.value = s.value;
-        d.key = key;
-        d.node = s.node;
-        d.target = s.target;
-        d.loc = s.loc;
-        d.user_loc = s.user_loc;
-        d.user_code = s.user_code;
-        d.compile_id = s.compile_id;
+        DerivedLiteral d = derived_literal(s, key);
         d.derived_by = "sym_expr";
         d.expr = e + " at " + u.symbol + "=" + u.value;
         u.literals.push_back(std::move(d));
@@ -723,17 +730,7 @@ std::vector<std::vector<std::map<std::string, LiteralSite>>> derive_literals(Dyn
         auto ia = sites[a].find(key);
         if (ia == sites[a].end()) continue;
         const LiteralSite& s = ia->second;
-        DerivedLiteral d;
-        d.where = s.where;
-        d.text = s.text;
-        d.value = s.value;
-        d.key = key;
-        d.node = s.node;
-        d.target = s.target;
-        d.loc = s.loc;
-        d.user_loc = s.user_loc;
-        d.user_code = s.user_code;
-        d.compile_id = s.compile_id;
+        DerivedLiteral d = derived_literal(s, key);
         for (size_t b = 0; b < sc.uses.size(); ++b) {
           if (b == a) continue;
           auto ib = sites[b].find(key);
