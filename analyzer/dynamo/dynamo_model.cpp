@@ -17,7 +17,7 @@
 
 #include "analyzer/dynamo/literals.h"
 #include "analyzer/dynamo/readers.h"
-#include "analyzer/dynamo/sym_eval.h"
+#include "analyzer/model/sym_expr.h"
 #include "analyzer/dynamo/dynamo_model.h"
 #include "analyzer/util/read_file.h"
 #include "analyzer/util/text.h"

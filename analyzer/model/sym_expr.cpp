@@ -1,4 +1,4 @@
-#include "analyzer/dynamo/sym_eval.h"
+#include "analyzer/model/sym_expr.h"
 
 #include <cctype>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include "analyzer/util/text.h"
 
-namespace ilint::dynamo {
+namespace ilint {
 
 namespace {
 
@@ -186,4 +186,4 @@ std::vector<std::string> sym_expr_symbols(const std::string& expr) {
   return p.names;
 }
 
-}  // namespace ilint::dynamo
+}  // namespace ilint

@@ -9,7 +9,7 @@
 
 #include "analyzer/dynamo/literals.h"
 #include "analyzer/dynamo/readers.h"
-#include "analyzer/dynamo/sym_eval.h"
+#include "analyzer/model/sym_expr.h"
 
 namespace fs = std::filesystem;
 using namespace ilint;

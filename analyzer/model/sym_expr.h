@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace ilint::dynamo {
+namespace ilint {
 
 // Value of `expr` with `symbols` bound; nullopt when the text is not understood or a symbol is unbound.
 // Understood: numbers, symbols, + - * / ** and unary -, parentheses, FloatPow, PowByNatural, FloatTrueDiv,
@@ -18,4 +18,4 @@ std::optional<double> eval_sym_expr(const std::string& expr, const std::map<std:
 // The symbols an expression names (zf2, s33, ...).
 std::vector<std::string> sym_expr_symbols(const std::string& expr);
 
-}  // namespace ilint::dynamo
+}  // namespace ilint
