@@ -1,5 +1,5 @@
 // Cost of reading C++ kernels with Clang: cold parse per kernel (serial), cache hit per kernel,
-// and a cold parallel read on -j threads; and the hand reader's (analyzer/parse/cpp_kernel_hand.*)
+// and a cold parallel read on -j threads; and the hand reader's (analyzer/cpp/cpp_kernel_hand.*)
 // per kernel, with how many it accepts. Not a test: prints numbers, asserts nothing.
 //   bench_clang_kernels [--repeat N] [-j N] <capture dir or output_code.py>...
 #include <algorithm>
@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/clang/clang_reader.h"
-#include "analyzer/parse/cpp_kernel_hand.h"
+#include "analyzer/cpp/clang/clang_reader.h"
+#include "analyzer/cpp/cpp_kernel_hand.h"
 
 namespace fs = std::filesystem;
 using namespace ilint;

@@ -1,4 +1,4 @@
-// Loads libilint-clang.so on the first C++ kernel or wrapper (see analyzer/clang/clang_plugin.h).
+// Loads libilint-clang.so on the first C++ kernel or wrapper (see analyzer/cpp/clang/clang_plugin.h).
 #include <dlfcn.h>
 #include <limits.h>
 #include <unistd.h>
@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "analyzer/clang/clang_plugin.h"
+#include "analyzer/cpp/clang/clang_plugin.h"
 
 namespace ilint {
 

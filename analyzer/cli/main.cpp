@@ -22,9 +22,9 @@
 #include "analyzer/config/config.h"
 #include "analyzer/report/baseline.h"
 #if defined(ILINT_LAZY_CLANG)
-#include "analyzer/clang/clang_plugin.h"
+#include "analyzer/cpp/clang/clang_plugin.h"
 #elif defined(ILINT_HAVE_CLANG)
-#include "analyzer/clang/clang_reader.h"
+#include "analyzer/cpp/clang/clang_reader.h"
 #endif
 #include "analyzer/report/dump_model.h"
 #include "analyzer/report/progress.h"

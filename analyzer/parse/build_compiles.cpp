@@ -10,10 +10,10 @@
 #include <re2/re2.h>
 
 #include "analyzer/ingest/ingest.h"
-#include "analyzer/parse/cpp_hand.h"
-#include "analyzer/parse/cpp_kernel_hand.h"
+#include "analyzer/cpp/cpp_hand.h"
+#include "analyzer/cpp/cpp_kernel_hand.h"
 #include "analyzer/parse/torch_versions.h"
-#include "analyzer/parse/cpp_wrapper_hand.h"
+#include "analyzer/cpp/cpp_wrapper_hand.h"
 #include "analyzer/parse/fx_json.h"
 #include "analyzer/parse/fx_text.h"
 #include "analyzer/parse/json_events_sax.h"

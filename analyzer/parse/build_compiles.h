@@ -4,7 +4,7 @@
 
 #include "analyzer/ingest/ingest.h"
 #include "analyzer/model/program.h"
-#include "analyzer/parse/cpp_reader_hook.h"
+#include "analyzer/cpp/cpp_reader_hook.h"
 #include "analyzer/util/diag.h"
 
 namespace ilint {

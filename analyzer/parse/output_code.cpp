@@ -9,8 +9,8 @@
 #include <cstring>
 #include <set>
 
-#include "analyzer/parse/cpp_hand.h"
-#include "analyzer/parse/cpp_wrapper_hand.h"
+#include "analyzer/cpp/cpp_hand.h"
+#include "analyzer/cpp/cpp_wrapper_hand.h"
 #include "analyzer/parse/fx_text.h"
 #include "analyzer/parse/line_scan.h"
 #include "analyzer/parse/python.h"
@@ -302,7 +302,7 @@ class OutputCodeReader {
   }
 
   // cpp_wrapper=True: the wrapper and its C++ kernels are one C++ string, read by the hand reader
-  // (analyzer/parse/cpp_wrapper_hand.h) or, for what it declines, by the Clang reader when there is
+  // (analyzer/cpp/cpp_wrapper_hand.h) or, for what it declines, by the Clang reader when there is
   // one (before `get_args`, which fills input metadata).
   void cpp_wrapper_source(const Stmt& s) {
     if (s.kind != Stmt::Assign || s.targets.empty() || s.targets[0]->kind != Expr::Name ||

@@ -19,7 +19,7 @@ inline uint64_t hash_finish(uint64_t h) {
 }
 
 // Hash of a text, 8 bytes per step: the interning tables' key, and the checksum of the
-// precompiled prelude files (analyzer/clang/clang_common.cpp).
+// precompiled prelude files (analyzer/cpp/clang/clang_common.cpp).
 inline uint64_t text_hash(std::string_view s) {
   uint64_t h = s.size() * kHashMul;
   const char* p = s.data();

@@ -20,13 +20,13 @@ namespace ilint {
 
 // The stack of the analyzer's worker threads. std::thread takes the platform's default, which on
 // glibc follows `ulimit -s` (8 MB here) and is 2 MB under `ulimit -s unlimited`; Clang, reading
-// code at the nesting limit of analyzer/parse/cpp_limits.h, needs ~3 MB (more under ASan). Only
+// code at the nesting limit of analyzer/cpp/cpp_limits.h, needs ~3 MB (more under ASan). Only
 // the pages a thread touches are committed.
 inline constexpr size_t kWorkerStackBytes = size_t{64} << 20;
 
 // Lets the calling process's main thread grow its stack to kWorkerStackBytes, as GCC does at
 // startup: its default follows `ulimit -s` (8 MB here), and Clang, reading C++ at the limits of
-// analyzer/parse/cpp_limits.h, needs a few MB of it (more under ASan). Linux checks the limit when
+// analyzer/cpp/cpp_limits.h, needs a few MB of it (more under ASan). Linux checks the limit when
 // the stack grows, so raising the soft limit is enough. False when a hard limit keeps it lower.
 // Called first thing by the CLI and the C++ readers' fuzz targets.
 inline bool raise_stack_limit() {

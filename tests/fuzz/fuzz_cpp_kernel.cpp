@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/clang/clang_reader.h"
+#include "analyzer/cpp/clang/clang_reader.h"
 #include "fuzz_prelude.h"
 #include "fuzz_util.h"
 #include "tests/kernel_facts.h"

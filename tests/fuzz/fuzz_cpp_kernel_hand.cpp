@@ -1,12 +1,12 @@
-// The hand reader of C++ kernels (analyzer/parse/cpp_kernel_hand.*) on arbitrary bytes, with the
+// The hand reader of C++ kernels (analyzer/cpp/cpp_kernel_hand.*) on arbitrary bytes, with the
 // Clang reader as its oracle: whatever the hand reader accepts must read exactly as Clang reads
 // it (errors included: accepting a source Clang rejects is a failure), and what it declines it
 // must leave untouched. Seeds: every cpp_pybinding kernel of fixtures/ (make_seeds.py).
 #include <cstdint>
 #include <string>
 
-#include "analyzer/clang/clang_reader.h"
-#include "analyzer/parse/cpp_kernel_hand.h"
+#include "analyzer/cpp/clang/clang_reader.h"
+#include "analyzer/cpp/cpp_kernel_hand.h"
 #include "fuzz_prelude.h"
 #include "fuzz_util.h"
 #include "tests/kernel_facts.h"

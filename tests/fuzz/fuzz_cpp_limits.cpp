@@ -1,4 +1,4 @@
-// The scan every C++ source goes through before Clang (analyzer/parse/cpp_limits.h) on arbitrary
+// The scan every C++ source goes through before Clang (analyzer/cpp/cpp_limits.h) on arbitrary
 // bytes: no crash, no hang, and what it measures holds together. The scan reads left to right
 // and keeps the deepest estimate it has seen, so a prefix of an input that ends at a line's end
 // (where no token is cut in two) never measures deeper, nor expands more macro tokens, than the
@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "analyzer/parse/cpp_limits.h"
+#include "analyzer/cpp/cpp_limits.h"
 #include "fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

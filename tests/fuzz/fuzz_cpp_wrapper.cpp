@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "analyzer/clang/clang_reader.h"
+#include "analyzer/cpp/clang/clang_reader.h"
 #include "analyzer/model/program.h"
 #include "analyzer/report/dump_model.h"
 #include "fuzz_prelude.h"

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "../unit/wrapper_model_text.h"
-#include "analyzer/clang/clang_reader.h"
-#include "analyzer/parse/cpp_wrapper_hand.h"
+#include "analyzer/cpp/clang/clang_reader.h"
+#include "analyzer/cpp/cpp_wrapper_hand.h"
 #include "fuzz_prelude.h"
 #include "fuzz_util.h"
 

@@ -4,7 +4,7 @@
 #pragma once
 #include <string>
 
-#include "analyzer/clang/clang_common.h"
+#include "analyzer/cpp/clang/clang_common.h"
 #include "analyzer/util/parallel.h"
 #include "fuzz_util.h"
 

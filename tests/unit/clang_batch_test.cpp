@@ -10,7 +10,7 @@
 #include <set>
 #include <sstream>
 
-#include "analyzer/clang/clang_reader.h"
+#include "analyzer/cpp/clang/clang_reader.h"
 #include "test_util.h"
 
 namespace fs = std::filesystem;

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #ifdef ILINT_HAVE_CLANG
-#include "analyzer/clang/clang_reader.h"
+#include "analyzer/cpp/clang/clang_reader.h"
 #include "analyzer/pipeline.h"
 
 namespace {

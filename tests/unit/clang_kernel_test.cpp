@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-#include "analyzer/clang/clang_reader.h"
+#include "analyzer/cpp/clang/clang_reader.h"
 
 namespace fs = std::filesystem;
 using namespace ilint;

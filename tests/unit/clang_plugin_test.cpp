@@ -1,4 +1,4 @@
-// The CLI's lazily loaded Clang reader (analyzer/clang/clang_plugin.h): a Triton-only capture
+// The CLI's lazily loaded Clang reader (analyzer/cpp/clang/clang_plugin.h): a Triton-only capture
 // never maps Clang, a capture with C++ code loads the module once, and a missing module costs
 // one warning, not the run.
 #include <gtest/gtest.h>
@@ -19,7 +19,7 @@ constexpr bool kLazy = false;
 
 // The dynamic loader's list of every file it maps (LD_DEBUG=files, on stderr). `env` goes
 // before the command: the tests of how the module loads set ILINT_CPP_READER=clang, since the
-// hand readers (analyzer/parse/cpp_hand.h) read the fixtures' C++ without it.
+// hand readers (analyzer/cpp/cpp_hand.h) read the fixtures' C++ without it.
 std::string loaded_files(const std::string& args, const std::string& env = "ILINT_CPP_READER=clang ") {
   std::string out;
   run_command(env + "LD_DEBUG=files " + std::string(ILINT_BINARY) + " " + args +

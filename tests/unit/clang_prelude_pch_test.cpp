@@ -1,4 +1,4 @@
-// The preludes precompiled by the build (build/ilint-pch/, analyzer/clang/make_prelude_pch.cpp):
+// The preludes precompiled by the build (build/ilint-pch/, analyzer/cpp/clang/make_prelude_pch.cpp):
 // the build wrote them and parses use them; an analysis of every fixture is the same with them
 // as with the preamble built in memory (the way without them); a broken kernel gets the same
 // errors; a missing, stale, cut, damaged or Clang-refused file is not used and changes nothing.
@@ -10,8 +10,8 @@
 
 #include <unistd.h>
 
-#include "analyzer/clang/clang_common.h"
-#include "analyzer/clang/clang_reader.h"
+#include "analyzer/cpp/clang/clang_common.h"
+#include "analyzer/cpp/clang/clang_reader.h"
 #include "tests/kernel_facts.h"
 #include "test_util.h"
 

@@ -11,9 +11,9 @@
 #include <set>
 #include <sstream>
 
-#include "analyzer/clang/clang_reader.h"
+#include "analyzer/cpp/clang/clang_reader.h"
 #include "analyzer/model/program.h"
-#include "analyzer/parse/cpp_hand.h"
+#include "analyzer/cpp/cpp_hand.h"
 #include "analyzer/report/dump_model.h"
 #include "test_util.h"
 

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "analyzer/clang/clang_reader.h"
+#include "analyzer/cpp/clang/clang_reader.h"
 #include "analyzer/pipeline.h"
 
 namespace fs = std::filesystem;

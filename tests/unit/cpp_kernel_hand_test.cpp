@@ -1,4 +1,4 @@
-// The hand reader of C++ kernels (analyzer/parse/cpp_kernel_hand.*) against the Clang reader:
+// The hand reader of C++ kernels (analyzer/cpp/cpp_kernel_hand.*) against the Clang reader:
 // on every C++ kernel of every capture in fixtures/ (cpp_pybinding kernels and the kernels of
 // C++ wrappers), it must accept and fill exactly what Clang fills; on what it does not know, it
 // must decline and leave the kernel as it was.
@@ -12,15 +12,15 @@
 #include <sstream>
 #include <regex>
 
-#include "analyzer/parse/cpp_hand.h"
-#include "analyzer/parse/cpp_kernel_hand.h"
+#include "analyzer/cpp/cpp_hand.h"
+#include "analyzer/cpp/cpp_kernel_hand.h"
 #include "analyzer/ingest/ingest.h"
 #include "analyzer/pipeline.h"
 #include "tests/kernel_facts.h"
 #include "tests/unit/test_util.h"
 
 #ifdef ILINT_HAVE_CLANG
-#include "analyzer/clang/clang_reader.h"
+#include "analyzer/cpp/clang/clang_reader.h"
 #endif
 
 namespace fs = std::filesystem;
@@ -276,7 +276,7 @@ TEST(CppKernelHand, SavedFuzzInputsKeepTheContract) {
 // the prelude declares after its namespaces must be on it.
 TEST(CppKernelHand, ReservesEveryGlobalNameOfThePrelude) {
   static const char kPrelude[] =
-#include "analyzer/clang/prelude/cpp_prefix_prelude.inc"
+#include "analyzer/cpp/prelude/cpp_prefix_prelude.inc"
       ;
   const std::string text(kPrelude);
   const size_t globals = text.find("}  // namespace at");

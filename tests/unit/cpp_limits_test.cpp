@@ -1,4 +1,4 @@
-// The limits on C++ text given to Clang (analyzer/parse/cpp_limits.h): every C++ kernel and
+// The limits on C++ text given to Clang (analyzer/cpp/cpp_limits.h): every C++ kernel and
 // wrapper torch.compile wrote for the fixtures is far inside them, and code past them (deep
 // operator chains, nested statements, macro bombs) is refused before Clang can crash or hang on
 // it, with a diagnostic naming the line, while the rest of the capture is still analysed.
@@ -13,8 +13,8 @@
 #include <string>
 #include <thread>
 
-#include "analyzer/clang/clang_reader.h"
-#include "analyzer/parse/cpp_limits.h"
+#include "analyzer/cpp/clang/clang_reader.h"
+#include "analyzer/cpp/cpp_limits.h"
 #include "analyzer/util/parallel.h"
 #include "test_util.h"
 

@@ -1,4 +1,4 @@
-// The hand reader of C++ wrappers (analyzer/parse/cpp_wrapper_hand.*) against its oracle, the
+// The hand reader of C++ wrappers (analyzer/cpp/cpp_wrapper_hand.*) against its oracle, the
 // Clang reader (read_cpp_wrapper_clang): on every fixture wrapper and on variants of them it
 // must accept and fill exactly what Clang fills (every field, text and location, the kernels it
 // defines, the diagnostics); on anything it does not know it must decline and leave the compile
@@ -15,14 +15,14 @@
 #include <sstream>
 
 #include "analyzer/model/program.h"
-#include "analyzer/parse/cpp_hand.h"
-#include "analyzer/parse/cpp_wrapper_hand.h"
+#include "analyzer/cpp/cpp_hand.h"
+#include "analyzer/cpp/cpp_wrapper_hand.h"
 #include "analyzer/parse/output_code.h"
 #include "analyzer/report/dump_model.h"
 #include "test_util.h"
 #include "wrapper_model_text.h"
 #ifdef ILINT_HAVE_CLANG
-#include "analyzer/clang/clang_reader.h"
+#include "analyzer/cpp/clang/clang_reader.h"
 #endif
 
 namespace fs = std::filesystem;

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "analyzer/clang/clang_reader.h"
+#include "analyzer/cpp/clang/clang_reader.h"
 #include "analyzer/pipeline.h"
 #include "analyzer/rule.h"
 

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "analyzer/dynamo/dump.h"
-#include "analyzer/parse/cpp_hand.h"
-#include "analyzer/parse/cpp_wrapper_hand.h"
+#include "analyzer/cpp/cpp_hand.h"
+#include "analyzer/cpp/cpp_wrapper_hand.h"
 #include "analyzer/dynamo/dynamo_model.h"
 #include "analyzer/parse/build_compiles.h"
 #include "analyzer/pipeline.h"

@@ -1,7 +1,7 @@
 # CPU programs that make Inductor write the C++ its kernels and wrappers use beyond the seed captures
 # (issue 7): Welford reductions, argmax, NaN-propagating max, erf/tanh/exp tails, indirect indexing with
 # bounds asserts, integer and bool reductions, bf16 and mixed dtypes, symbolic sizes, backward graphs.
-# The hand readers of C++ (analyzer/parse/cpp_kernel_hand.*, cpp_wrapper_hand.*) are checked against Clang
+# The hand readers of C++ (analyzer/cpp/cpp_kernel_hand.*, cpp_wrapper_hand.*) are checked against Clang
 # on these captures; what each program computes only needs to be real Inductor output.
 #
 # usage: cpu_vocab.py VARIANT       (env VOCAB_DYNAMIC=1: torch.compile(dynamic=True))

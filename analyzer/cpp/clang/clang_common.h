@@ -26,7 +26,7 @@ namespace ilint::clangx {
 
 // One error Clang reported. `line` is a line of the parsed source (0 when it has none);
 // `in_prelude` is set when the error lies in one of our mapped headers. `not_given` is set when
-// the code was not handed to Clang at all, past a limit of analyzer/parse/cpp_limits.h.
+// the code was not handed to Clang at all, past a limit of analyzer/cpp/cpp_limits.h.
 struct ClangError {
   int line = 0;
   int column = 0;
@@ -78,7 +78,7 @@ ParsedUnit parse_cpp(const std::string& code, const std::string& prelude_name, c
 // a header (a key of the prelude text, the arguments and the Clang version; the PCH's size and
 // checksum), then Clang's PCH of the prelude made with the arguments of every parse. Written to
 // a temporary name and renamed. False, with *error, when Clang reports an error in the prelude
-// or a file cannot be written. Run by the build (analyzer/clang/make_prelude_pch.cpp).
+// or a file cannot be written. Run by the build (analyzer/cpp/clang/make_prelude_pch.cpp).
 bool write_prelude_pch(const std::string& name, const std::string& text, const std::string& dir,
                        std::string* error);
 
@@ -110,7 +110,7 @@ const PreludeText& wrapper_prelude();
 clang::SourceLocation skipped_body_end(const clang::FunctionDecl& f, const clang::ASTContext& ctx);
 
 // Replaces each `#include ...` line by an empty line, so the prelude stands in for it
-// (blank_cpp_includes, analyzer/parse/cpp_text.h: the hand readers blank the same lines).
+// (blank_cpp_includes, analyzer/cpp/cpp_text.h: the hand readers blank the same lines).
 std::string blank_includes(const std::string& code);
 
 // ------------------------------------------------------------------ batches

@@ -1,4 +1,4 @@
-#include "analyzer/parse/cpp_limits.h"
+#include "analyzer/cpp/cpp_limits.h"
 
 #include <algorithm>
 #include <array>

@@ -1,10 +1,10 @@
 // The hand reader of Inductor's C++ kernels (`cpp_fused_*`): the same facts the Clang reader
-// (analyzer/clang/kernel_reader.cpp) puts in a Kernel, read without Clang, for the vocabulary
-// Inductor writes. Why it exists and how it is checked: analyzer/parse/cpp_hand.h.
+// (analyzer/cpp/clang/kernel_reader.cpp) puts in a Kernel, read without Clang, for the vocabulary
+// Inductor writes. Why it exists and how it is checked: analyzer/cpp/cpp_hand.h.
 //
 // It is a small C++ front end for one kernel: a lexer, a parser of the statements and
 // expressions Inductor emits, and a type model of inductor-lint's prelude
-// (analyzer/clang/prelude/cpp_prefix_prelude.inc: Vectorized<T>, VectorizedN<T, N>,
+// (analyzer/cpp/prelude/cpp_prefix_prelude.inc: Vectorized<T>, VectorizedN<T, N>,
 // VecMask<T, N>, std::array, c10::BFloat16 ...), enough to tell, as Clang does, a builtin
 // operator from an overloaded one, a conversion from a copy, and the element type of a value.
 // Whatever it does not know (a name, a type, an overload, a preprocessor directive other than

@@ -1,4 +1,4 @@
-#include "analyzer/parse/cpp_wrapper_vocab.h"
+#include "analyzer/cpp/cpp_wrapper_vocab.h"
 
 #include <re2/re2.h>
 

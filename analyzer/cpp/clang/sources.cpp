@@ -1,7 +1,7 @@
 // Finds the C++ sources embedded in output_code.py. No Clang here: this is text scanning only.
 #include <string_view>
 
-#include "analyzer/clang/clang_reader.h"
+#include "analyzer/cpp/clang/clang_reader.h"
 #include "analyzer/util/text.h"
 
 namespace ilint {

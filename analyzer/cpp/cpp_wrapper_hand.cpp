@@ -5,10 +5,10 @@
 //      the wrapper's own #define and #pragma lines become tokens of their own;
 //   2. parse: the namespace-scope declarations and the entry's statements into a HandWrapper,
 //      checking what Clang would check (names, types, macro uses, brackets); any doubt declines;
-//   3. apply: the HandWrapper into the Compile, as WrapperVisitor (analyzer/clang/
+//   3. apply: the HandWrapper into the Compile, as WrapperVisitor (analyzer/cpp/clang/
 //      wrapper_reader.cpp) does from Clang's AST, step for step, so the model is the same.
 // Nothing recurses; every loop is linear in the tokens.
-#include "analyzer/parse/cpp_wrapper_hand.h"
+#include "analyzer/cpp/cpp_wrapper_hand.h"
 
 #include <algorithm>
 #include <atomic>
@@ -22,9 +22,9 @@
 #include <unordered_set>
 
 #include "analyzer/model/dtype.h"
-#include "analyzer/parse/cpp_limits.h"
-#include "analyzer/parse/cpp_text.h"
-#include "analyzer/parse/cpp_wrapper_vocab.h"
+#include "analyzer/cpp/cpp_limits.h"
+#include "analyzer/cpp/cpp_text.h"
+#include "analyzer/cpp/cpp_wrapper_vocab.h"
 #include "analyzer/parse/build_compiles.h"
 #include "analyzer/util/text.h"
 #include "analyzer/util/word_set.h"
@@ -33,13 +33,13 @@ namespace ilint {
 
 namespace {
 
-// The declarations Clang reads before the wrapper (analyzer/clang/prelude/): the hand reader
+// The declarations Clang reads before the wrapper (analyzer/cpp/prelude/): the hand reader
 // needs the macros they define and the names they declare.
 const char kKernelPreludeText[] =
-#include "analyzer/clang/prelude/cpp_prefix_prelude.inc"
+#include "analyzer/cpp/prelude/cpp_prefix_prelude.inc"
     ;
 const char kWrapperPreludeText[] =
-#include "analyzer/clang/prelude/cpp_wrapper_prelude.inc"
+#include "analyzer/cpp/prelude/cpp_wrapper_prelude.inc"
     ;
 
 bool ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }

@@ -1,4 +1,4 @@
-#include "analyzer/parse/cpp_hand.h"
+#include "analyzer/cpp/cpp_hand.h"
 
 #include <atomic>
 #include <cstdlib>

@@ -11,13 +11,13 @@
 //     at, with Clang's choices made: `a + b` on two Vectorized is an overloaded operator call, on
 //     two floats a builtin operator; `Vectorized<float>(x)` is a functional cast, `Vectorized<float>()`
 //     a temporary object. Implicit conversions are not represented (the Clang reader strips them).
-//  3. Walk: the Clang reader's KernelVisitor (analyzer/clang/kernel_reader.cpp), statement for
+//  3. Walk: the Clang reader's KernelVisitor (analyzer/cpp/clang/kernel_reader.cpp), statement for
 //     statement over this tree, in the same (pre-order) traversal.
 // Declining is an exception (Declined) thrown anywhere and caught once per kernel.
-#include "analyzer/parse/cpp_kernel_hand.h"
+#include "analyzer/cpp/cpp_kernel_hand.h"
 
-#include "analyzer/parse/cpp_kernel_facts.h"
-#include "analyzer/parse/cpp_text.h"
+#include "analyzer/cpp/cpp_kernel_facts.h"
+#include "analyzer/cpp/cpp_text.h"
 #include "analyzer/util/word_set.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "analyzer/parse/cpp_kernel_facts.h"
+#include "analyzer/cpp/cpp_kernel_facts.h"
 
 #include <algorithm>
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "analyzer/model/model.h"
-#include "analyzer/parse/cpp_reader_hook.h"
+#include "analyzer/cpp/cpp_reader_hook.h"
 #include "analyzer/util/diag.h"
 
 namespace ilint {
@@ -19,7 +19,7 @@ namespace ilint {
 // Parses k.source (the C++ text of one `cpp_fused_*` kernel) in memory with -fsyntax-only and
 // fills k.params, loads, stores, casts, literals, reductions, stmts and kind from the AST.
 // The kernel's own `#include <torch/csrc/inductor/cpp_prefix.h>` (or the older
-// `/tmp/torchinductor_*/c*.h`) is replaced by inductor-lint's prelude (analyzer/clang/prelude/).
+// `/tmp/torchinductor_*/c*.h`) is replaced by inductor-lint's prelude (analyzer/cpp/prelude/).
 // Locations are lines of `file` (output_code.py): k.source_first_line + line in source - 1.
 // A kernel Clang cannot parse gets a "cpp-kernel-parse" diagnostic naming the kernel and
 // quoting Clang's message; whatever the AST still holds is kept. Thread-safe. Identical sources

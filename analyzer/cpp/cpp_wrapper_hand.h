@@ -1,7 +1,7 @@
 // A hand reader of the C++ wrapper of cpp_wrapper=True compiles (`cpp_wrapper_src = (r'''...''')`),
-// without Clang. It fills exactly what read_cpp_wrapper_clang (analyzer/clang/wrapper_reader.cpp)
+// without Clang. It fills exactly what read_cpp_wrapper_clang (analyzer/cpp/clang/wrapper_reader.cpp)
 // fills, for the wrappers it accepts, and declines every other wrapper, which then goes to the
-// Clang reader as before (analyzer/parse/cpp_hand.h says why: Clang's parse costs more than
+// Clang reader as before (analyzer/cpp/cpp_hand.h says why: Clang's parse costs more than
 // issue 7's whole budget on a C++ capture).
 //
 // What it accepts is the vocabulary Inductor's C++ wrapper codegen writes (torch 2.11), token
@@ -49,7 +49,7 @@
 
 namespace ilint {
 
-// Same contract as read_cpp_wrapper_clang (analyzer/clang/clang_reader.h) for a wrapper it
+// Same contract as read_cpp_wrapper_clang (analyzer/cpp/clang/clang_reader.h) for a wrapper it
 // accepts: fills c's wrapper model, adds the kernels the wrapper defines (reads them with
 // read_cpp_kernels, analyzer/pipeline.h, or, with `kernels_to_read`, appends their indices for
 // the caller) and returns true. Returns false, leaving `c` and `diags` untouched, when it

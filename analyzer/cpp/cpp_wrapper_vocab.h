@@ -1,5 +1,5 @@
 // What the two readers of a cpp_wrapper=True wrapper share: the Clang reader
-// (analyzer/clang/wrapper_reader.cpp) and the hand reader (cpp_wrapper_hand.*). Both must name
+// (analyzer/cpp/clang/wrapper_reader.cpp) and the hand reader (cpp_wrapper_hand.*). Both must name
 // shims, fallbacks and comment marks with the same texts, so the rules that turn a shim's name
 // into the model's words live here once.
 #pragma once

@@ -13,9 +13,9 @@
 #include <thread>
 #include <unordered_map>
 
-#include "analyzer/clang/clang_common.h"
-#include "analyzer/clang/clang_reader.h"
-#include "analyzer/parse/cpp_kernel_facts.h"
+#include "analyzer/cpp/clang/clang_common.h"
+#include "analyzer/cpp/clang/clang_reader.h"
+#include "analyzer/cpp/cpp_kernel_facts.h"
 #include "analyzer/util/hash.h"
 #include "analyzer/util/parallel.h"
 #include "analyzer/util/text.h"
@@ -29,7 +29,7 @@ using cpp_kernel_facts::accumulator_base;
 using cpp_kernel_facts::Accumulators;
 
 const char kPrelude[] =
-#include "analyzer/clang/prelude/cpp_prefix_prelude.inc"
+#include "analyzer/cpp/prelude/cpp_prefix_prelude.inc"
     ;
 
 // ------------------------------------------------------------------ facts with source-relative lines

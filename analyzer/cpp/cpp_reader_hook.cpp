@@ -1,7 +1,7 @@
 // The slots for the optional C++ readers (kernel reader, wrapper reader, wrapper batcher). They
 // live in the core so the parse stage can call them, while the Clang LibTooling readers
-// (analyzer/clang/) stay a library of their own.
-#include "analyzer/parse/cpp_reader_hook.h"
+// (analyzer/cpp/clang/) stay a library of their own.
+#include "analyzer/cpp/cpp_reader_hook.h"
 
 namespace ilint {
 

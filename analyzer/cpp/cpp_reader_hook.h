@@ -1,4 +1,4 @@
-// The slots of the optional C++ readers (analyzer/clang/ installs them): the parse stage calls
+// The slots of the optional C++ readers (analyzer/cpp/clang/ installs them): the parse stage calls
 // them, the Clang LibTooling readers stay a library of their own.
 #pragma once
 #include <functional>
@@ -14,7 +14,7 @@ namespace ilint {
 
 // Reads the C++ source of C++ kernels into each `kernel` (params, loads, stores, casts,
 // reductions), on up to `threads` threads; `file` is the file the kernel's lines belong to.
-// Installed by the Clang LibTooling reader (analyzer/clang/); without it the core keeps what
+// Installed by the Clang LibTooling reader (analyzer/cpp/clang/); without it the core keeps what
 // its line patterns read (the signature and literal loop ranges).
 struct CppKernelJob {
   Kernel* kernel = nullptr;
@@ -28,7 +28,7 @@ const CppKernelReader& cpp_kernel_reader();
 // line 1 is line `first_line` of `file`) into the wrapper model of `c`, and the C++ kernels it
 // defines into c.kernels. With `kernels_to_read`, those kernels get only their signature here
 // and their indices in c.kernels are appended, for the caller to read with the kernel reader.
-// Installed by the Clang reader (analyzer/clang/); unset without it.
+// Installed by the Clang reader (analyzer/cpp/clang/); unset without it.
 using CppWrapperReader = std::function<void(Compile& c, const std::string& source, int first_line,
                                             const FilePath& file, DiagSink& diags,
                                             std::vector<size_t>* kernels_to_read)>;

@@ -11,9 +11,9 @@
 #include <set>
 #include <string_view>
 
-#include "analyzer/clang/clang_common.h"
-#include "analyzer/clang/clang_reader.h"
-#include "analyzer/parse/cpp_wrapper_vocab.h"
+#include "analyzer/cpp/clang/clang_common.h"
+#include "analyzer/cpp/clang/clang_reader.h"
+#include "analyzer/cpp/cpp_wrapper_vocab.h"
 #include "analyzer/util/text.h"
 
 namespace ilint {
@@ -23,7 +23,7 @@ namespace {
 using namespace clangx;
 
 const char kWrapperPrelude[] =
-#include "analyzer/clang/prelude/cpp_wrapper_prelude.inc"
+#include "analyzer/cpp/prelude/cpp_wrapper_prelude.inc"
     ;
 
 class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {

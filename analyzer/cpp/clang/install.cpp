@@ -1,6 +1,6 @@
 // How the Clang path plugs into the pipeline. No Clang headers here.
-#include "analyzer/clang/clang_reader.h"
-#include "analyzer/parse/cpp_reader_hook.h"
+#include "analyzer/cpp/clang/clang_reader.h"
+#include "analyzer/cpp/cpp_reader_hook.h"
 
 namespace ilint {
 

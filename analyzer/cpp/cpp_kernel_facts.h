@@ -1,5 +1,5 @@
-// What the two readers of C++ kernels (Clang's, analyzer/clang/kernel_reader.cpp, and the hand
-// reader, analyzer/parse/cpp_kernel_hand.cpp) share: the facts one read of a kernel yields, how
+// What the two readers of C++ kernels (Clang's, analyzer/cpp/clang/kernel_reader.cpp, and the hand
+// reader, analyzer/cpp/cpp_kernel_hand.cpp) share: the facts one read of a kernel yields, how
 // they land in a Kernel, and how accumulator loops become reductions. Each reader walks its own
 // tree and records the same things; everything decided from names and loops alone is decided
 // here once, so that the two cannot drift apart.

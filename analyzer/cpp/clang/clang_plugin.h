@@ -9,7 +9,7 @@
 // looks up none of their symbols and applies a fraction of the shared libraries' relocations
 // (docs/performance.md, 'The Clang reader'). Linking them into the CLI itself would make C++ captures
 // a little faster, every Triton-only run slower (static constructors, a 110 MB executable's faults).
-// The module holds only analyzer/clang/: it resolves the core's symbols (interning tables,
+// The module holds only analyzer/cpp/clang/: it resolves the core's symbols (interning tables,
 // model types, diagnostics) against the executable, which exports them, so there is one copy
 // of the core's state in the process.
 //
@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "analyzer/model/model.h"
-#include "analyzer/parse/cpp_reader_hook.h"
+#include "analyzer/cpp/cpp_reader_hook.h"
 #include "analyzer/util/diag.h"
 
 namespace ilint {

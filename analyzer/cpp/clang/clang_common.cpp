@@ -1,4 +1,4 @@
-#include "analyzer/clang/clang_common.h"
+#include "analyzer/cpp/clang/clang_common.h"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
@@ -27,8 +27,8 @@
 #include <optional>
 #include <tuple>
 
-#include "analyzer/parse/cpp_limits.h"
-#include "analyzer/parse/cpp_text.h"
+#include "analyzer/cpp/cpp_limits.h"
+#include "analyzer/cpp/cpp_text.h"
 #include "analyzer/util/hash.h"
 #include "analyzer/util/text.h"
 

@@ -1,7 +1,7 @@
 // The entry point of libilint-clang.so (see clang_plugin.h). Built into the module only.
-#include "analyzer/clang/clang_plugin.h"
+#include "analyzer/cpp/clang/clang_plugin.h"
 
-#include "analyzer/clang/clang_reader.h"
+#include "analyzer/cpp/clang/clang_reader.h"
 
 extern "C" __attribute__((visibility("default"))) int ilint_clang_plugin_readers(const ilint::ClangPluginAbi* abi,
                                                                                 ilint::ClangPluginReaders* out) {

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "analyzer/clang/clang_common.h"
+#include "analyzer/cpp/clang/clang_common.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {

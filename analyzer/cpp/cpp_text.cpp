@@ -1,4 +1,4 @@
-#include "analyzer/parse/cpp_text.h"
+#include "analyzer/cpp/cpp_text.h"
 
 #include "analyzer/util/word_set.h"
 
