@@ -670,8 +670,7 @@ void add_scalar_crossings(DynamoModel& dm, size_t first_frame, const std::string
 
 // Literals that derive from each scalar: align the compiles of the frame and keep the literals
 // whose value changes with the scalar's value. Returns the literal sites of each scalar's uses.
-std::vector<std::vector<std::map<std::string, LiteralSite>>> derive_literals(DynamoModel& dm, const Program& program,
-                                                                              DiagSink& diags) {
+std::vector<std::vector<std::map<std::string, LiteralSite>>> derive_literals(DynamoModel& dm, const Program& program) {
   std::vector<std::vector<std::map<std::string, LiteralSite>>> all_sites(dm.scalars.size());
   for (size_t sci = 0; sci < dm.scalars.size(); ++sci) {
     ScalarCrossing& sc = dm.scalars[sci];
@@ -684,11 +683,11 @@ std::vector<std::vector<std::map<std::string, LiteralSite>>> derive_literals(Dyn
         for (const auto& c : program.compiles)
           if (compile_origin(c.files) == origin) comp = &c;
         if (!comp) continue;
-        for (auto& s : fx_literals(comp, comp->files.fx_graph_readable, comp->graph_kind, diags)) {
+        for (auto& s : fx_literals(*comp, comp->graph_kind)) {
           s.compile_id = comp->id;
           sites[i].emplace(s.key, s);
         }
-        for (auto& s : kernel_literals(comp, comp->files.output_code, comp->graph_kind, diags)) {
+        for (auto& s : kernel_literals(*comp, comp->graph_kind)) {
           s.compile_id = comp->id;
           sites[i].emplace(s.key, s);
         }
@@ -812,7 +811,7 @@ size_t build_dynamo_model(const IngestResult& in, DynamoLogs& logs, Program& pro
   }
   dm.sessions = session_base;
 
-  auto all_sites = derive_literals(dm, program, diags);
+  auto all_sites = derive_literals(dm, program);
   // Then, for dynamic unpinned compiles, literals equal to a symbolic value at the hint (after the
   // alignment, which gives the better evidence: the same literal in the other compiles).
   for (size_t sci = 0; sci < dm.scalars.size(); ++sci) add_sym_derived(dm.scalars[sci], all_sites[sci], dm);

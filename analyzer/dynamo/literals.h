@@ -1,14 +1,12 @@
 // The numeric literals of one compile, keyed so that the same literal can be found in another
 // compile of the same frame: FX node arguments (fx_graph_readable.py) and kernel constants
-// (output_code.py). Read from the parsed model (Compile.fx, Kernel.literals) when the parse stage
-// filled it, else from the files with a small line scanner of their own.
+// (output_code.py), read from the model the parse stage built (Compile::fx, Kernel::literals).
 #pragma once
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "analyzer/model/model.h"
-#include "analyzer/util/diag.h"
 
 namespace ilint::dynamo {
 
@@ -26,15 +24,8 @@ struct LiteralSite {
 };
 
 // `graph_kind` prefixes the keys so the forward and backward graphs of one compile never align
-// with each other. `compile` may be null (no parsed model for this folder).
-std::vector<LiteralSite> fx_literals(const Compile* compile, const std::string& fx_path, const std::string& graph_kind,
-                                     DiagSink& diags);
-std::vector<LiteralSite> kernel_literals(const Compile* compile, const std::string& output_code_path,
-                                         const std::string& graph_kind, DiagSink& diags);
-
-// Float-literal tokens of one line of code: "tl.full([1], -0.0052, tl.float32)" -> {"-0.0052"}.
-std::vector<std::string> float_tokens(const std::string& line);
-// Top-level comma split of an argument list ("a, (1, 2), b=3.0").
-std::vector<std::string> split_args(const std::string& s);
+// with each other.
+std::vector<LiteralSite> fx_literals(const Compile& compile, const std::string& graph_kind);
+std::vector<LiteralSite> kernel_literals(const Compile& compile, const std::string& graph_kind);
 
 }  // namespace ilint::dynamo

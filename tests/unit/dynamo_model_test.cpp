@@ -163,35 +163,6 @@ TEST(DynamoModel, DumpIsReadable) {
   EXPECT_NE(s.find("== session 1"), std::string::npos);
 }
 
-// The literal scanner of the Dynamo layer reads the parsed model when the parse stage filled it,
-// and the files otherwise: both must see the same literals at the same lines.
-TEST(DynamoModel, LiteralSitesFromModelMatchFileScanner) {
-  for (const char* capture : {"s1_cuda", "s1_cpu"}) {
-    auto a = run(capture);
-    size_t checked = 0;
-    for (const auto& c : a->program.compiles) {
-      if (c.fx.nodes.empty() || c.files.fx_graph_readable.empty()) continue;
-      DiagSink d;
-      auto from_model = dynamo::fx_literals(&c, c.files.fx_graph_readable, c.graph_kind, d);
-      auto from_file = dynamo::fx_literals(nullptr, c.files.fx_graph_readable, c.graph_kind, d);
-      ASSERT_EQ(from_model.size(), from_file.size()) << c.id;
-      for (size_t i = 0; i < from_file.size(); ++i) {
-        EXPECT_EQ(from_model[i].key, from_file[i].key) << c.id;
-        EXPECT_EQ(from_model[i].text, from_file[i].text) << c.id;
-        EXPECT_EQ(from_model[i].loc.line, from_file[i].loc.line) << c.id;
-      }
-      auto k_model = dynamo::kernel_literals(&c, c.files.output_code, c.graph_kind, d);
-      auto k_file = dynamo::kernel_literals(nullptr, c.files.output_code, c.graph_kind, d);
-      std::set<std::pair<std::string, int>> a1, b1;
-      for (const auto& s : k_model) a1.insert({s.text, s.loc.line});
-      for (const auto& s : k_file) b1.insert({s.text, s.loc.line});
-      EXPECT_EQ(a1, b1) << c.id;
-      ++checked;
-    }
-    EXPECT_EQ(checked, 4u) << capture;
-  }
-}
-
 // At -j2 and up the Dynamo logs are read on a thread of their own while the C++ kernels are read
 // (pipeline.cpp): the Dynamo model, the compiles, the diagnostics and the findings must be what
 // one thread gives. Checked on every fixture at once (several captures, whose sessions are

@@ -282,21 +282,6 @@ TEST(DynamoGuards, RecompileReasons) {
   EXPECT_TRUE(h->value.empty());
 }
 
-TEST(DynamoLiterals, FloatTokens) {
-  auto t = float_tokens("tmp2 = tl.full([1], -0.005263157894736844, tl.float32)");
-  ASSERT_EQ(t.size(), 1u);
-  EXPECT_EQ(t[0], "-0.005263157894736844");
-  EXPECT_TRUE(float_tokens("tmp0 = tl.load(in_ptr0 + (x0), xmask)").empty());
-  auto u = float_tokens("tmp3 = tmp1 * 1e-08 + 2.5");
-  ASSERT_EQ(u.size(), 2u);
-  EXPECT_EQ(u[0], "1e-08");
-  EXPECT_EQ(u[1], "2.5");
-  EXPECT_TRUE(float_tokens("x = 'a 1.5 string'").empty());
-  auto a = split_args("sqrt, 0.031622776601683805");
-  ASSERT_EQ(a.size(), 2u);
-  EXPECT_EQ(a[1], "0.031622776601683805");
-}
-
 TEST(DynamoTorchLogs, S1CudaCompilesGuardsAndSessions) {
   std::string path = kFixtures + "/s1_cuda/stderr.txt";
   LogFacts lf;
