@@ -63,6 +63,116 @@ Config load_config(const std::string& path, DiagSink& diags) {
   return parse_config(path, text, diags);
 }
 
+namespace {
+
+// One entry of "rules": "off" / "on" / false / true / "error" / "warning" / "note", or
+// {"enabled": ..., "severity": ...}. False when the entry is not a setting at all (nothing kept);
+// `ok` turns false on any error.
+bool read_rule_setting(const std::string& id, const nlohmann::json& v, const SourceLoc& at, RuleSetting& rs,
+                       bool& ok, DiagSink& diags) {
+  rs.rule = id;
+  if (v.is_boolean()) {
+    rs.enabled = v.get<bool>();
+  } else if (v.is_string()) {
+    std::string s = v.get<std::string>();
+    if (s == "off" || s == "disabled") rs.enabled = false;
+    else if (s == "on" || s == "enabled") rs.enabled = true;
+    else if (auto sev = parse_severity(s)) rs.severity = *sev;
+    else {
+      diags.error("config-value", "rule setting '" + s + "' is not off/on/error/warning/note", at);
+      ok = false;
+      return false;
+    }
+  } else if (v.is_object()) {
+    for (auto f = v.begin(); f != v.end(); ++f) {
+      if (f.key() == "enabled" && f.value().is_boolean()) {
+        rs.enabled = f.value().get<bool>();
+      } else if (f.key() == "severity" && f.value().is_string() && parse_severity(f.value().get<std::string>())) {
+        rs.severity = *parse_severity(f.value().get<std::string>());
+      } else {
+        diags.error("config-value",
+                    "rule '" + id + "': '" + f.key() +
+                        "' must be \"enabled\": true|false or \"severity\": \"error\"|\"warning\"|\"note\"",
+                    at);
+        ok = false;
+      }
+    }
+  } else {
+    diags.error("config-value", "rule '" + id + "': setting must be a string, boolean or object", at);
+    ok = false;
+    return false;
+  }
+  return true;
+}
+
+// One entry of "suppress": {"rule", "location": "file[:line]" (or "file" and "line"), "reason"}.
+// Nothing when the entry cannot be one; `ok` turns false on any error.
+std::optional<Suppression> read_suppression(const nlohmann::json& e, const SourceLoc& at,
+                                            const std::set<std::string>& known, bool& ok, DiagSink& diags) {
+  if (!e.is_object()) {
+    diags.error("config-value", "each 'suppress' entry must be an object", at);
+    ok = false;
+    return std::nullopt;
+  }
+  Suppression s;
+  s.defined_at = at;
+  // A member of another type is named, not thrown on (nlohmann's value() would throw).
+  const char* mistyped = nullptr;
+  for (const char* key : {"rule", "reason", "location", "file"})
+    if (json_member_mistyped(e, key, &nlohmann::json::is_string)) mistyped = key;
+  if (json_member_mistyped(e, "line", json_is_int)) mistyped = "line";
+  if (mistyped) {
+    diags.error("config-value",
+                std::string("a suppression's \"") + mistyped + "\" must be " +
+                    (std::string_view(mistyped) == "line" ? "an integer" : "a string"),
+                at);
+    ok = false;
+    return std::nullopt;
+  }
+  s.rule = json_string(e, "rule");
+  s.reason = json_string(e, "reason");
+  std::string where = json_string(e, "location");
+  if (where.empty()) where = json_string(e, "file");
+  s.line = json_int(e, "line", s.line);
+  // "seed2.py:12" -> file + line. A tail that starts with a digit and is not a number
+  // ("seed2.py:13abc") is a mistyped line, which as a file name would never match.
+  auto colon = where.rfind(':');
+  if (colon != std::string::npos && colon + 1 < where.size() && std::isdigit(static_cast<unsigned char>(where[colon + 1])) &&
+      where.find_first_not_of("0123456789", colon + 1) != std::string::npos) {
+    diags.error("config-value", "a suppression's location '" + where + "' has no line number after ':' (file[:line])", at);
+    ok = false;
+    return std::nullopt;
+  }
+  if (colon != std::string::npos && colon + 1 < where.size() &&
+      where.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
+    std::string_view digits = std::string_view(where).substr(colon + 1);
+    int line = 0;
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), line);
+    if (ec != std::errc() || end != digits.data() + digits.size()) {
+      diags.error("config-value", "a suppression's line number " + std::string(digits) + " is out of range", at);
+      ok = false;
+      return std::nullopt;
+    }
+    s.line = line;
+    where = where.substr(0, colon);
+  }
+  s.file = where;
+  if (s.rule.empty() || s.file.empty() || s.reason.empty()) {
+    diags.error("config-value",
+                "a suppression needs \"rule\", \"location\" (user file[:line]) and a non-empty \"reason\"", at);
+    ok = false;
+    return std::nullopt;
+  }
+  if (s.rule != "*" && !known.count(s.rule)) {
+    diags.error("config-unknown-rule",
+                "suppression: " + RuleRegistry::instance().unknown_rule_message(s.rule), at);
+    ok = false;
+  }
+  return s;
+}
+
+}  // namespace
+
 Config parse_config(const std::string& path, const std::string& text, DiagSink& diags) {
   Config cfg;
   cfg.path = path;
@@ -113,41 +223,7 @@ Config parse_config(const std::string& path, const std::string& text, DiagSink& 
           cfg.ok = false;
         }
         RuleSetting rs;
-        rs.rule = it.key();
-        const auto& v = it.value();
-        // Short forms: "off" / "on" / false / true / "error" / "warning" / "note".
-        if (v.is_boolean()) {
-          rs.enabled = v.get<bool>();
-        } else if (v.is_string()) {
-          std::string s = v.get<std::string>();
-          if (s == "off" || s == "disabled") rs.enabled = false;
-          else if (s == "on" || s == "enabled") rs.enabled = true;
-          else if (auto sev = parse_severity(s)) rs.severity = *sev;
-          else {
-            diags.error("config-value", "rule setting '" + s + "' is not off/on/error/warning/note", at);
-            cfg.ok = false;
-            continue;
-          }
-        } else if (v.is_object()) {
-          for (auto f = v.begin(); f != v.end(); ++f) {
-            if (f.key() == "enabled" && f.value().is_boolean()) {
-              rs.enabled = f.value().get<bool>();
-            } else if (f.key() == "severity" && f.value().is_string() && parse_severity(f.value().get<std::string>())) {
-              rs.severity = *parse_severity(f.value().get<std::string>());
-            } else {
-              diags.error("config-value",
-                          "rule '" + it.key() + "': '" + f.key() +
-                              "' must be \"enabled\": true|false or \"severity\": \"error\"|\"warning\"|\"note\"",
-                          at);
-              cfg.ok = false;
-            }
-          }
-        } else {
-          diags.error("config-value", "rule '" + it.key() + "': setting must be a string, boolean or object", at);
-          cfg.ok = false;
-          continue;
-        }
-        cfg.rules.push_back(rs);
+        if (read_rule_setting(it.key(), it.value(), at, rs, cfg.ok, diags)) cfg.rules.push_back(rs);
       }
     }
   }
@@ -162,66 +238,7 @@ Config parse_config(const std::string& path, const std::string& text, DiagSink& 
       for (const auto& e : sup) {
         SourceLoc at{path, line_of_key(text, "reason", idx) ? line_of_key(text, "reason", idx) : line_of_key(text, "suppress"), 0};
         ++idx;
-        if (!e.is_object()) {
-          diags.error("config-value", "each 'suppress' entry must be an object", at);
-          cfg.ok = false;
-          continue;
-        }
-        Suppression s;
-        s.defined_at = at;
-        // A member of another type is named, not thrown on (nlohmann's value() would throw).
-        const char* mistyped = nullptr;
-        for (const char* key : {"rule", "reason", "location", "file"})
-          if (json_member_mistyped(e, key, &nlohmann::json::is_string)) mistyped = key;
-        if (json_member_mistyped(e, "line", json_is_int)) mistyped = "line";
-        if (mistyped) {
-          diags.error("config-value",
-                      std::string("a suppression's \"") + mistyped + "\" must be " +
-                          (std::string_view(mistyped) == "line" ? "an integer" : "a string"),
-                      at);
-          cfg.ok = false;
-          continue;
-        }
-        s.rule = json_string(e, "rule");
-        s.reason = json_string(e, "reason");
-        std::string where = json_string(e, "location");
-        if (where.empty()) where = json_string(e, "file");
-        s.line = json_int(e, "line", s.line);
-        // "seed2.py:12" -> file + line. A tail that starts with a digit and is not a number
-        // ("seed2.py:13abc") is a mistyped line, which as a file name would never match.
-        auto colon = where.rfind(':');
-        if (colon != std::string::npos && colon + 1 < where.size() && std::isdigit(static_cast<unsigned char>(where[colon + 1])) &&
-            where.find_first_not_of("0123456789", colon + 1) != std::string::npos) {
-          diags.error("config-value", "a suppression's location '" + where + "' has no line number after ':' (file[:line])", at);
-          cfg.ok = false;
-          continue;
-        }
-        if (colon != std::string::npos && colon + 1 < where.size() &&
-            where.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
-          std::string_view digits = std::string_view(where).substr(colon + 1);
-          int line = 0;
-          auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), line);
-          if (ec != std::errc() || end != digits.data() + digits.size()) {
-            diags.error("config-value", "a suppression's line number " + std::string(digits) + " is out of range", at);
-            cfg.ok = false;
-            continue;
-          }
-          s.line = line;
-          where = where.substr(0, colon);
-        }
-        s.file = where;
-        if (s.rule.empty() || s.file.empty() || s.reason.empty()) {
-          diags.error("config-value",
-                      "a suppression needs \"rule\", \"location\" (user file[:line]) and a non-empty \"reason\"", at);
-          cfg.ok = false;
-          continue;
-        }
-        if (s.rule != "*" && !known.count(s.rule)) {
-          diags.error("config-unknown-rule",
-                      "suppression: " + RuleRegistry::instance().unknown_rule_message(s.rule), at);
-          cfg.ok = false;
-        }
-        cfg.suppressions.push_back(s);
+        if (auto s = read_suppression(e, at, known, cfg.ok, diags)) cfg.suppressions.push_back(*s);
       }
     }
   }
