@@ -312,6 +312,36 @@ static void print_setup_diags(const ilint::DiagSink& diags) {
   }
 }
 
+// What the command line decides for the report's format (analyzer/report/formats.h).
+static ilint::ReportSettings report_settings(const CliOptions& o, const std::vector<ilint::SuppressedFinding>& suppressed) {
+  ilint::ReportSettings settings;
+  settings.suppressed = &suppressed;
+  settings.color = o.color == 1 || (o.color == -1 && o.output.empty() && isatty(STDOUT_FILENO));
+  settings.show_diagnostics = o.diagnostics;
+  settings.show_coverage = o.coverage;
+  // Only files under the inputs and the source root are quoted: the logs name paths freely.
+  std::error_code ec;
+  for (const auto& root : o.analyze.paths) {
+    std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(root, ec), ec);
+    if (!ec && !std::filesystem::is_directory(p, ec)) p = p.parent_path();
+    if (!ec) settings.quotable_roots.push_back(p.string());
+  }
+  auto src_root = std::filesystem::weakly_canonical(
+      o.source_root.empty() ? std::filesystem::current_path(ec) : std::filesystem::absolute(o.source_root, ec), ec);
+  if (!ec) settings.quotable_roots.push_back(src_root.string());
+  return settings;
+}
+
+// --time-report: each stage's wall and CPU time, then the report's (what the total leaves), on stderr.
+static void print_time_report(const ilint::Analysis& a, const ilint::StageTime& total) {
+  double staged = 0, cpu_staged = 0;
+  for (const auto& t : a.times) staged += t.wall_seconds, cpu_staged += t.cpu_seconds;
+  std::fprintf(stderr, "%-16s %10s %10s\n", "stage", "wall (s)", "cpu (s)");
+  for (const auto& t : a.times) std::fprintf(stderr, "%-16s %10.3f %10.3f\n", t.stage.c_str(), t.wall_seconds, t.cpu_seconds);
+  std::fprintf(stderr, "%-16s %10.3f %10.3f\n", "report", total.wall_seconds - staged, total.cpu_seconds - cpu_staged);
+  std::fprintf(stderr, "%-16s %10.3f %10.3f\n", "total", total.wall_seconds, total.cpu_seconds);
+}
+
 int run_cli(int argc, char** argv) {
 #if defined(ILINT_LAZY_CLANG)
   ilint::install_lazy_clang_readers();  // libilint-clang.so, loaded on the first C++ kernel or wrapper
@@ -397,22 +427,7 @@ int run_cli(int argc, char** argv) {
     ilint::dump_compiles(a.program, *out);
     ilint::dump_dynamo_model(a.program, *out);
   } else {
-    ilint::ReportSettings settings;
-    settings.suppressed = &suppressed;
-    settings.color = o.color == 1 || (o.color == -1 && o.output.empty() && isatty(STDOUT_FILENO));
-    settings.show_diagnostics = o.diagnostics;
-    settings.show_coverage = o.coverage;
-    // Only files under the inputs and the source root are quoted: the logs name paths freely.
-    std::error_code ec;
-    for (const auto& root : o.analyze.paths) {
-      std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(root, ec), ec);
-      if (!ec && !std::filesystem::is_directory(p, ec)) p = p.parent_path();
-      if (!ec) settings.quotable_roots.push_back(p.string());
-    }
-    auto src_root = std::filesystem::weakly_canonical(
-        o.source_root.empty() ? std::filesystem::current_path(ec) : std::filesystem::absolute(o.source_root, ec), ec);
-    if (!ec) settings.quotable_roots.push_back(src_root.string());
-    format.write(a, settings, *out);
+    format.write(a, report_settings(o, suppressed), *out);
   }
   if (a.files_read == 0) {
     std::cerr << "inductor-lint: nothing could be read from the given paths\n";
@@ -425,17 +440,7 @@ int run_cli(int argc, char** argv) {
     std::cerr << "inductor-lint: " << write_error << "\n";
     return 2;
   }
-  if (o.time_report) {
-    ilint::StageTime total = total_clock.stop("total");
-    double staged = 0;
-    for (const auto& t : a.times) staged += t.wall_seconds;
-    std::fprintf(stderr, "%-16s %10s %10s\n", "stage", "wall (s)", "cpu (s)");
-    for (const auto& t : a.times) std::fprintf(stderr, "%-16s %10.3f %10.3f\n", t.stage.c_str(), t.wall_seconds, t.cpu_seconds);
-    double cpu_staged = 0;
-    for (const auto& t : a.times) cpu_staged += t.cpu_seconds;
-    std::fprintf(stderr, "%-16s %10.3f %10.3f\n", "report", total.wall_seconds - staged, total.cpu_seconds - cpu_staged);
-    std::fprintf(stderr, "%-16s %10.3f %10.3f\n", "total", total.wall_seconds, total.cpu_seconds);
-  }
+  if (o.time_report) print_time_report(a, total_clock.stop("total"));
   int code = exit_code(a, o.fail_on);
 #if defined(__SANITIZE_ADDRESS__) || ILINT_ASAN_CLANG
   return code;  // sanitizer builds free everything, so that leak detection sees the whole run

@@ -109,6 +109,8 @@ size_t punct_length(std::string_view s, size_t i) {
   }
 }
 
+// One loop over the bytes, as the Python tokenizer's: its cases (comments, preprocessor lines,
+// literals, names, punctuators) share the position and line state, so it stays one function.
 std::vector<Token> lex(std::string_view s) {
   std::vector<Token> out;
   out.reserve(s.size() / 4);
