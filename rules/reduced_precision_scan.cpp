@@ -175,51 +175,7 @@ class ReducedPrecisionScan : public Rule {
   }
 
   void check_site(const Compile& c, const ScanSite& s, std::vector<Finding>& out) const {
-    const FxGraph& g = c.fx.find(s.node->name) ? c.fx : s.kernel->fragment;
-    auto ancestors = fx_ancestors(g, s.node->name);
-    auto descendants = fx_descendants(g, s.node->name);
-    descendants.insert(s.node->name);
-    const FxConsumers consumers = fx_consumers(g);
-    static const std::vector<const FxNode*> kNone;
-    auto readers_of = [&](const IString& name) -> const std::vector<const FxNode*>& {
-      auto it = consumers.find(std::string_view(name));
-      return it == consumers.end() ? kNone : it->second;
-    };
-
-    // Low-precision values that eager rounds: computed (not a view), bf16/fp16, tied to the scan.
-    std::vector<Elided> elided;
-    std::vector<const FxNode*> honored;
-    for (const auto& n : g.nodes) {
-      if (n.op != "call_function" || !is_low_precision_float(n.meta.dtype) || is_view_or_copy_op(n.target)) continue;
-      if (is_cumulative_op(n.target)) continue;
-      std::string relation;
-      if (ancestors.count(n.name)) {
-        relation = "input of the scan";
-      } else if (!descendants.count(n.name)) {
-        // Combined with the scan's result: some later node reads both.
-        for (const FxNode* d : readers_of(n.name)) {
-          if (d->meta.dtype == n.meta.dtype) continue;
-          bool reads_scan = false;
-          for (const auto& in : d->input_nodes) reads_scan = reads_scan || descendants.count(in);
-          if (reads_scan) {
-            relation = "combined with the scan's result in `" + d->name + "` (" + dtype_name(d->meta.dtype) + ")";
-            break;
-          }
-        }
-      }
-      if (relation.empty()) continue;
-      const Kernel* k = kernel_computing(c, n.name);
-      if (!k) continue;  // computed by an ATen op: eager's own rounding, nothing elided
-      bool casts_known = !k->stmts.empty() || !k->casts.empty();
-      // Rounded if the kernel casts to that dtype, or if the value leaves the kernel (a consumer
-      // computed elsewhere reads it from a buffer, which Inductor stores in the node's dtype).
-      bool materialized = false;
-      for (const FxNode* d : readers_of(n.name))
-        if (d->op == "output" || kernel_computing(c, d->name) != k) materialized = true;
-      bool rounded = kernel_rounds_to(*k, n.meta.dtype) || materialized;
-      if (rounded) honored.push_back(&n);
-      else elided.push_back(Elided{&n, k, relation, casts_known});
-    }
+    auto [elided, honored] = roundings_of(c, s);
     bool low_scan = is_low_precision_float(s.node->meta.dtype) || is_low_precision_float(s.compute);
     if (elided.empty() && !low_scan && honored.empty()) return;
 
@@ -287,6 +243,74 @@ class ReducedPrecisionScan : public Rule {
       if (e.kernel && e.kernel != s.kernel)
         f.related.push_back(RelatedLocation{e.kernel->def_loc, "`" + e.node->name + "` is computed in " + e.kernel->name});
 
+    nlohmann::json ev = evidence_of(c, s, elided, honored, low, uop);
+    f.evidence = ev;
+
+    // Stable across re-compiles: ops and dtypes, never kernel names or buffer numbers.
+    std::string key = c.graph_kind + "|" + op_short_name(s.node->target) + "|" + uop + "|" + std::string(ev["claim"]);
+    for (const auto& e : elided) key += "|" + op_short_name(e.node->target) + ":" + dtype_name(e.node->meta.dtype);
+    f.fingerprint_key = key;
+    out.push_back(std::move(f));
+  }
+
+  // The bf16/fp16 values tied to the scan (its inputs, or values combined with its result) that
+  // eager rounds: elided where the compiled kernel keeps them in f32, honored where it rounds them
+  // too (a cast to that dtype, or a buffer the value is stored in).
+  std::pair<std::vector<Elided>, std::vector<const FxNode*>> roundings_of(const Compile& c, const ScanSite& s) const {
+    const FxGraph& g = c.fx.find(s.node->name) ? c.fx : s.kernel->fragment;
+    auto ancestors = fx_ancestors(g, s.node->name);
+    auto descendants = fx_descendants(g, s.node->name);
+    descendants.insert(s.node->name);
+    const FxConsumers consumers = fx_consumers(g);
+    static const std::vector<const FxNode*> kNone;
+    auto readers_of = [&](const IString& name) -> const std::vector<const FxNode*>& {
+      auto it = consumers.find(std::string_view(name));
+      return it == consumers.end() ? kNone : it->second;
+    };
+
+    // Low-precision values that eager rounds: computed (not a view), bf16/fp16, tied to the scan.
+    std::vector<Elided> elided;
+    std::vector<const FxNode*> honored;
+    for (const auto& n : g.nodes) {
+      if (n.op != "call_function" || !is_low_precision_float(n.meta.dtype) || is_view_or_copy_op(n.target)) continue;
+      if (is_cumulative_op(n.target)) continue;
+      std::string relation;
+      if (ancestors.count(n.name)) {
+        relation = "input of the scan";
+      } else if (!descendants.count(n.name)) {
+        // Combined with the scan's result: some later node reads both.
+        for (const FxNode* d : readers_of(n.name)) {
+          if (d->meta.dtype == n.meta.dtype) continue;
+          bool reads_scan = false;
+          for (const auto& in : d->input_nodes) reads_scan = reads_scan || descendants.count(in);
+          if (reads_scan) {
+            relation = "combined with the scan's result in `" + d->name + "` (" + dtype_name(d->meta.dtype) + ")";
+            break;
+          }
+        }
+      }
+      if (relation.empty()) continue;
+      const Kernel* k = kernel_computing(c, n.name);
+      if (!k) continue;  // computed by an ATen op: eager's own rounding, nothing elided
+      bool casts_known = !k->stmts.empty() || !k->casts.empty();
+      // Rounded if the kernel casts to that dtype, or if the value leaves the kernel (a consumer
+      // computed elsewhere reads it from a buffer, which Inductor stores in the node's dtype).
+      bool materialized = false;
+      for (const FxNode* d : readers_of(n.name))
+        if (d->op == "output" || kernel_computing(c, d->name) != k) materialized = true;
+      bool rounded = kernel_rounds_to(*k, n.meta.dtype) || materialized;
+      if (rounded) honored.push_back(&n);
+      else elided.push_back(Elided{&n, k, relation, casts_known});
+    }
+    return {std::move(elided), std::move(honored)};
+  }
+
+  // The finding's evidence, the JSON the reports carry.
+  nlohmann::json evidence_of(const Compile& c, const ScanSite& s, const std::vector<Elided>& elided,
+                             const std::vector<const FxNode*>& honored, DType low, const std::string& uop) const {
+    double u = unit_roundoff(low);
+    double n = s.length > 0 ? static_cast<double>(s.length) : 0;
+    bool low_scan = is_low_precision_float(s.node->meta.dtype) || is_low_precision_float(s.compute);
     nlohmann::json ev;
     ev["scan_node"] = s.node->name;
     ev["scan_op"] = op_short_name(s.node->target);
@@ -314,13 +338,7 @@ class ReducedPrecisionScan : public Rule {
     nlohmann::json ho = nlohmann::json::array();
     for (const auto* h : honored) ho.push_back(h->name);
     ev["honored_roundings"] = ho;
-    f.evidence = ev;
-
-    // Stable across re-compiles: ops and dtypes, never kernel names or buffer numbers.
-    std::string key = c.graph_kind + "|" + op_short_name(s.node->target) + "|" + uop + "|" + std::string(ev["claim"]);
-    for (const auto& e : elided) key += "|" + op_short_name(e.node->target) + ":" + dtype_name(e.node->meta.dtype);
-    f.fingerprint_key = key;
-    out.push_back(std::move(f));
+    return ev;
   }
 };
 

@@ -190,46 +190,11 @@ class TraceReader : public LineSink {
     }
     CompileFacts& c = out_.at(session_, id, event_loc_, "trace");
     if (kind == "dynamo_start") {
-      if (body.contains("stack") && body["stack"].is_array() && !body["stack"].empty()) {
-        const auto& top = body["stack"].back();
-        c.function = json_str(top, "name");
-        int line = json_int(top, "line", 0);
-        std::string file;
-        if (const nlohmann::json* f = json_member(top, "filename"))
-          if (std::optional<int> n = json_as_int(*f))
-            if (auto it = strings_.find(*n); it != strings_.end()) file = it->second;
-        c.code_loc = {file, line, 0};
-        note_user_file(file);
-      }
+      on_dynamo_start(c, body);
       return;
     }
     if (kind == "dynamo_output_graph") {
-      c.has_graph = true;
-      // Symbolic values the graph computes: `pow_1: "Sym(FloatPow(0.9, zf2))" = 0.9 ** item`.
-      for (const auto& l : payload_lines()) {
-        size_t i = 0;
-        while ((i = l.find("\"Sym(", i)) != std::string::npos) {
-          size_t e = l.find(")\"", i);
-          if (e == std::string::npos) break;
-          add_unique(c.sym_exprs, std::string(l.substr(i + 5, e - i - 5)));
-          i = e;
-        }
-      }
-      for (const auto& l : payload_lines()) {
-        std::string t = trim(l);
-        if (!starts_with(t, "def forward(self")) continue;
-        // def forward(self, L_stack0_: "f64[][]cpu", L_v_: "f32[128][1]cuda:0"):
-        size_t i = 0;
-        while ((i = t.find(": \"", i)) != std::string::npos) {
-          size_t nb = t.rfind(", ", i);
-          std::string name = nb == std::string::npos ? "" : t.substr(nb + 2, i - nb - 2);
-          size_t q = t.find('"', i + 3);
-          if (q == std::string::npos) break;
-          c.graph_inputs.push_back(name + ": " + t.substr(i + 3, q - i - 3));
-          i = q;
-        }
-        break;
-      }
+      on_output_graph(c);
       return;
     }
     if (kind == "dynamo_cpp_guards_str") {
@@ -243,92 +208,11 @@ class TraceReader : public LineSink {
       return;
     }
     if (kind == "compilation_metrics") {
-      std::string co = json_str(body, "co_name");
-      if (!co.empty()) c.function = co;
-      std::string file = json_str(body, "co_filename");
-      int line = json_int(body, "co_firstlineno", 0);
-      if (!file.empty()) c.code_loc = {file, line, 0};
-      note_user_file(file);
-      if (body.contains("restart_reasons") && body["restart_reasons"].is_array())
-        for (const auto& r : body["restart_reasons"])
-          if (r.is_string()) add_unique(c.restart_reasons, r.get<std::string>());
-      std::string cfg = json_str(body, "dynamo_config");
-      auto p = cfg.find("\"recompile_limit\": ");
-      if (p != std::string::npos) out_.recompile_limit = leading_int(std::string_view(cfg).substr(p + 19));
-      std::string fail = json_str(body, "fail_reason");
-      if (fail.find("recompile_limit") != std::string::npos || fail.find("cache_size_limit") != std::string::npos) {
-        out_.recompile_limit_hits.push_back(fail);
-        out_.limit_hit_functions.push_back(co);
-      }
+      on_compilation_metrics(c, body);
       return;
     }
     if (kind == "artifact") {
-      std::string name = json_str(body, "name");
-      if (name == "recompile_reasons") {
-        std::vector<std::string> texts;
-        std::string p = trim(payload_text());
-        if (!p.empty() && (p[0] == '[' || p[0] == '"')) {
-          try {
-            auto j = nlohmann::json::parse(p);
-            if (j.is_string()) texts.push_back(j.get<std::string>());
-            else if (j.is_array())
-              for (const auto& e : j)
-                if (e.is_string()) texts.push_back(e.get<std::string>());
-          } catch (...) {
-            texts.push_back(p);
-          }
-        } else {
-          texts.push_back(p);
-        }
-        c.recompile_log_loc = event_loc_;
-        for (const auto& t : texts) {
-          size_t b = 0;
-          while (b <= t.size()) {
-            size_t e = t.find('\n', b);
-            std::string l = t.substr(b, e == std::string::npos ? std::string::npos : e - b);
-            if (auto f = parse_guard_failure(l)) {
-              add_unique(c.recompile_reasons, trim(l));
-              c.failures.push_back(*f);
-            }
-            if (e == std::string::npos) break;
-            b = e + 1;
-          }
-        }
-        return;
-      }
-      if (name.find("_cache_hit") != std::string::npos || name.find("_cache_miss") != std::string::npos ||
-          name.find("_cache_bypass") != std::string::npos) {
-        if (starts_with(name, "aotautograd_cache") || starts_with(name, "fx_graph_cache"))
-          c.cache_events.push_back(name);
-        return;
-      }
-      if (name == "fx_graph_runnable") {
-        pending_[{session_, id}].runnable = take_payload();
-        return;
-      }
-      if (name == "after_joint_graph") {
-        pending_[{session_, id}].graphs[name] = take_payload();
-        return;
-      }
-      if (name == "inductor_provenance_tracking_node_mappings") {
-        // Logged after the output code it maps.
-        Pending& p = pending_[{session_, id}];
-        if (p.last_source && !out_.compile_sources[*p.last_source].provenance.first_line) {
-          out_.compile_sources[*p.last_source].provenance = take_payload();
-          out_.compile_sources[*p.last_source].files.provenance_json = path_;
-        }
-        return;
-      }
-      if (name == "dynamo_graph_break_reason") {
-        GraphBreak gb = parse_graph_break(payload_lines(), payload_loc(0));
-        gb.session = session_;
-        gb.compile_id = id.str();
-        if (gb.log_loc.line == 0) gb.log_loc = event_loc_;
-        if (gb.frame_skipped) c.frame_skipped = true;
-        note_user_file(gb.user_loc.file);
-        out_.breaks.push_back(std::move(gb));
-        return;
-      }
+      on_artifact(c, id, body);
       return;
     }
     if (kind == "aot_forward_graph" || kind == "aot_backward_graph" || kind == "aot_inference_graph") {
@@ -336,15 +220,7 @@ class TraceReader : public LineSink {
       return;
     }
     if (kind == "inductor_output_code") {
-      const auto& lines = payload_lines();
-      std::string aot_id;
-      if (!lines.empty() && starts_with(lines[0], "# AOT ID: ")) {
-        std::string_view l = lines[0];
-        auto q1 = l.find('\''), q2 = l.rfind('\'');
-        if (q1 != std::string::npos && q2 > q1) add_unique(c.aot_ids, aot_id = std::string(l.substr(q1 + 1, q2 - q1 - 1)));
-      }
-      c.output_code_hash = payload_md5();  // computed once, for the check and for this
-      add_compile_source(id, aot_id);
+      on_output_code(c, id);
       return;
     }
     if (kind == "create_symbol" || kind == "create_unbacked_symbol") {
@@ -365,6 +241,161 @@ class TraceReader : public LineSink {
       if (!e.empty()) add_unique(c.shape_env_guards, e);
       return;
     }
+  }
+
+  // The compiled function and its file and line, from the top frame of the stack.
+  void on_dynamo_start(CompileFacts& c, const nlohmann::json& body) {
+    if (body.contains("stack") && body["stack"].is_array() && !body["stack"].empty()) {
+      const auto& top = body["stack"].back();
+      c.function = json_str(top, "name");
+      int line = json_int(top, "line", 0);
+      std::string file;
+      if (const nlohmann::json* f = json_member(top, "filename"))
+        if (std::optional<int> n = json_as_int(*f))
+          if (auto it = strings_.find(*n); it != strings_.end()) file = it->second;
+      c.code_loc = {file, line, 0};
+      note_user_file(file);
+    }
+  }
+
+  // The graph Dynamo traced: its symbolic values and its inputs with their annotations.
+  void on_output_graph(CompileFacts& c) {
+    c.has_graph = true;
+    // Symbolic values the graph computes: `pow_1: "Sym(FloatPow(0.9, zf2))" = 0.9 ** item`.
+    for (const auto& l : payload_lines()) {
+      size_t i = 0;
+      while ((i = l.find("\"Sym(", i)) != std::string::npos) {
+        size_t e = l.find(")\"", i);
+        if (e == std::string::npos) break;
+        add_unique(c.sym_exprs, std::string(l.substr(i + 5, e - i - 5)));
+        i = e;
+      }
+    }
+    for (const auto& l : payload_lines()) {
+      std::string t = trim(l);
+      if (!starts_with(t, "def forward(self")) continue;
+      // def forward(self, L_stack0_: "f64[][]cpu", L_v_: "f32[128][1]cuda:0"):
+      size_t i = 0;
+      while ((i = t.find(": \"", i)) != std::string::npos) {
+        size_t nb = t.rfind(", ", i);
+        std::string name = nb == std::string::npos ? "" : t.substr(nb + 2, i - nb - 2);
+        size_t q = t.find('"', i + 3);
+        if (q == std::string::npos) break;
+        c.graph_inputs.push_back(name + ": " + t.substr(i + 3, q - i - 3));
+        i = q;
+      }
+      break;
+    }
+  }
+
+  // The compile's function, restarts, the recompile limit and whether it was reached.
+  void on_compilation_metrics(CompileFacts& c, const nlohmann::json& body) {
+    std::string co = json_str(body, "co_name");
+    if (!co.empty()) c.function = co;
+    std::string file = json_str(body, "co_filename");
+    int line = json_int(body, "co_firstlineno", 0);
+    if (!file.empty()) c.code_loc = {file, line, 0};
+    note_user_file(file);
+    if (body.contains("restart_reasons") && body["restart_reasons"].is_array())
+      for (const auto& r : body["restart_reasons"])
+        if (r.is_string()) add_unique(c.restart_reasons, r.get<std::string>());
+    std::string cfg = json_str(body, "dynamo_config");
+    auto p = cfg.find("\"recompile_limit\": ");
+    if (p != std::string::npos) out_.recompile_limit = leading_int(std::string_view(cfg).substr(p + 19));
+    std::string fail = json_str(body, "fail_reason");
+    if (fail.find("recompile_limit") != std::string::npos || fail.find("cache_size_limit") != std::string::npos) {
+      out_.recompile_limit_hits.push_back(fail);
+      out_.limit_hit_functions.push_back(co);
+    }
+  }
+
+  // Recompile reasons, cache events, the payloads that stand for a compile folder's files (FX graph
+  // runnable, joint graph, provenance) and graph breaks.
+  void on_artifact(CompileFacts& c, const CompileId& id, const nlohmann::json& body) {
+    std::string name = json_str(body, "name");
+    if (name == "recompile_reasons") {
+      read_recompile_reasons(c);
+      return;
+    }
+    if (name.find("_cache_hit") != std::string::npos || name.find("_cache_miss") != std::string::npos ||
+        name.find("_cache_bypass") != std::string::npos) {
+      if (starts_with(name, "aotautograd_cache") || starts_with(name, "fx_graph_cache"))
+        c.cache_events.push_back(name);
+      return;
+    }
+    if (name == "fx_graph_runnable") {
+      pending_[{session_, id}].runnable = take_payload();
+      return;
+    }
+    if (name == "after_joint_graph") {
+      pending_[{session_, id}].graphs[name] = take_payload();
+      return;
+    }
+    if (name == "inductor_provenance_tracking_node_mappings") {
+      // Logged after the output code it maps.
+      Pending& p = pending_[{session_, id}];
+      if (p.last_source && !out_.compile_sources[*p.last_source].provenance.first_line) {
+        out_.compile_sources[*p.last_source].provenance = take_payload();
+        out_.compile_sources[*p.last_source].files.provenance_json = path_;
+      }
+      return;
+    }
+    if (name == "dynamo_graph_break_reason") {
+      GraphBreak gb = parse_graph_break(payload_lines(), payload_loc(0));
+      gb.session = session_;
+      gb.compile_id = id.str();
+      if (gb.log_loc.line == 0) gb.log_loc = event_loc_;
+      if (gb.frame_skipped) c.frame_skipped = true;
+      note_user_file(gb.user_loc.file);
+      out_.breaks.push_back(std::move(gb));
+      return;
+    }
+  }
+
+  // The guard failures a `recompile_reasons` artifact lists (a JSON string or array, or plain text).
+  void read_recompile_reasons(CompileFacts& c) {
+    std::vector<std::string> texts;
+    std::string p = trim(payload_text());
+    if (!p.empty() && (p[0] == '[' || p[0] == '"')) {
+      try {
+        auto j = nlohmann::json::parse(p);
+        if (j.is_string()) texts.push_back(j.get<std::string>());
+        else if (j.is_array())
+          for (const auto& e : j)
+            if (e.is_string()) texts.push_back(e.get<std::string>());
+      } catch (...) {
+        texts.push_back(p);
+      }
+    } else {
+      texts.push_back(p);
+    }
+    c.recompile_log_loc = event_loc_;
+    for (const auto& t : texts) {
+      size_t b = 0;
+      while (b <= t.size()) {
+        size_t e = t.find('\n', b);
+        std::string l = t.substr(b, e == std::string::npos ? std::string::npos : e - b);
+        if (auto f = parse_guard_failure(l)) {
+          add_unique(c.recompile_reasons, trim(l));
+          c.failures.push_back(*f);
+        }
+        if (e == std::string::npos) break;
+        b = e + 1;
+      }
+    }
+  }
+
+  // Inductor's output code: its AOT ID, its hash, and a compile source the parse stage reads.
+  void on_output_code(CompileFacts& c, const CompileId& id) {
+    const auto& lines = payload_lines();
+    std::string aot_id;
+    if (!lines.empty() && starts_with(lines[0], "# AOT ID: ")) {
+      std::string_view l = lines[0];
+      auto q1 = l.find('\''), q2 = l.rfind('\'');
+      if (q1 != std::string::npos && q2 > q1) add_unique(c.aot_ids, aot_id = std::string(l.substr(q1 + 1, q2 - q1 - 1)));
+    }
+    c.output_code_hash = payload_md5();  // computed once, for the check and for this
+    add_compile_source(id, aot_id);
   }
 
   // The open event's payload, checked, moved out of the reader.
