@@ -2,6 +2,7 @@
 
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <deque>
@@ -888,7 +889,10 @@ bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& o
     ReadableStmt r;
     std::vector<py::ParseIssue> issues;
     py::parse_module_by_pieces(text, first_line - 1, issues, [&](const py::Module& m) {
-      out.nodes.reserve(out.nodes.size() + m.stmts.size());  // at most one node per statement
+      // At most one node per statement; the capacity at least doubles, so pieces do not copy the
+      // graph's nodes once each.
+      size_t need = out.nodes.size() + m.stmts.size();
+      if (need > out.nodes.capacity()) out.nodes.reserve(std::max(need, 2 * out.nodes.capacity()));
       for (const auto& s : m.stmts) {
         from_parsed(m, s, r);
         builder.add(r);
