@@ -39,9 +39,9 @@ class IndexExprParser {
   size_t i_ = 0;
   int depth_ = 0;
   // Set where the text cannot be an index expression (a call's arguments not closed by `)`):
-  // every later eat() fails and parse() answers Unknown. (This was `i_ = size + 1`, and the next
-  // eat() then asked std::string::compare for a position past the end: std::out_of_range, which
-  // aborted the analyzer on a mutated capture; tests/fuzz/mutate_captures.py.)
+  // every later eat() fails and parse() answers Unknown. (A position past the end instead would make
+  // the next eat()'s std::string::compare throw std::out_of_range; mutated captures reach this,
+  // tests/fuzz/mutate_captures.py.)
   bool malformed_ = false;
 
   static IndexExpr unknown() { return std::make_shared<IndexExprNode>(); }

@@ -286,10 +286,9 @@ TEST(Cli, StrayBytesAreOneDiagnosticPerRun) {
   EXPECT_EQ(j["findings"].size(), 2u);
 }
 
-// 20 MB of small @triton.jit functions appended to the forward output_code.py of s2_cuda (the shape
-// of issue 40's report: 39x its size in memory when the whole module's tokens and nodes were held at
-// once) is read within a 400 MB address space now that a file is parsed a piece at a time: no
-// out-of-memory diagnostic, and both compiles' findings.
+// 20 MB of small @triton.jit functions appended to the forward output_code.py of s2_cuda is read
+// within a 400 MB address space: a file is parsed a piece at a time, so its tokens and nodes are never
+// all held at once. No out-of-memory diagnostic, and both compiles' findings.
 TEST(Cli, AFileOfManySmallFunctionsIsReadInBoundedMemory) {
   TempDir t;
   std::string copy = copy_s2_cuda_compiles(t.path / "c");
@@ -313,8 +312,8 @@ TEST(Cli, AFileOfManySmallFunctionsIsReadInBoundedMemory) {
 // Under a memory limit, an input whose model needs more than it (the forward kernel of s2_cuda made
 // 30 MB long, 1.2M statements: the reader parses a file a piece at a time, but the model of what it
 // read grows with it) leaves that compile out with an out-of-memory error naming its file; the
-// backward compile is still read and its finding reported. Before, the process aborted on
-// std::bad_alloc with no word of the file and a 0-byte report.
+// backward compile is still read and its finding reported, where an uncaught std::bad_alloc would
+// abort with no word of the file and leave a 0-byte report.
 TEST(Cli, RunningOutOfMemoryLeavesOneCompileOutAndSaysWhich) {
   TempDir t;
   std::string copy = copy_s2_cuda_compiles(t.path / "c");
@@ -342,8 +341,8 @@ TEST(Cli, RunningOutOfMemoryLeavesOneCompileOutAndSaysWhich) {
 
 // Clang sees no real file system. Built from s2_cpu: its forward C++ kernel gets an include of a local
 // file in each spelling the line blanking does not catch (`# include`, `#\tinclude`, `%:include`,
-// `#import`, a backslash-newline inside the word). Before, Clang opened the file and its first token came
-// back in a diagnostic ("unknown type name 'SECRET_TOKEN_XYZ'"); now the include is "file not found".
+// `#import`, a backslash-newline inside the word). The include is "file not found": the file's first
+// token never comes back in a diagnostic ("unknown type name 'SECRET_TOKEN_XYZ'").
 TEST(Cli, ClangOpensNoFileTheKernelIncludes) {
   for (const std::string spelling : {"# include", "#\tinclude", "%:include", "#import", "#inc\\\nlude"}) {
     TempDir t;
