@@ -10,6 +10,7 @@
 #include "analyzer/coverage/coverage.h"
 #include "analyzer/findings.h"
 #include "analyzer/ingest/ingest.h"
+#include "analyzer/localize/localization.h"
 #include "analyzer/model/program.h"
 #include "analyzer/util/diag.h"
 
@@ -52,6 +53,7 @@ struct Analysis {
   size_t files_read = 0;   // files that parsed into the model (0: nothing could be read -> exit 2)
   int jobs_used = 1;       // threads the parallel stages after ingest took (reports written after take as many)
   std::vector<StageTime> times;
+  std::vector<Localization> localizations;  // `localize` / `confirm --localize`: one per compile localized
 };
 
 // Wall and process CPU time of a piece of work, for StageTime.

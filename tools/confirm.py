@@ -738,6 +738,39 @@ def run_script(req, torch):
 # ---------------------------------------------------------------- main
 
 
+def run_isolated(work, skipped, timeout, cache_prefix):
+    """work(torch) -> answer, run the way every tool here runs next to PyTorch: a private Inductor cache
+    (it compiles cold and leaves nothing behind; ILINT_CONFIRM_KEEP_CACHE keeps the user's), no debug
+    output elsewhere, anything printed on stderr, `timeout` seconds at most (SIGALRM). A failure is an
+    answer made by skipped(reason, detail, **extra), never an exception."""
+    own_cache = None
+    if not os.environ.get("ILINT_CONFIRM_KEEP_CACHE"):
+        own_cache = tempfile.mkdtemp(prefix=cache_prefix)
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = own_cache
+    for k in ("TORCH_COMPILE_DEBUG", "TORCH_TRACE"):
+        os.environ.pop(k, None)
+    try:
+        with stdout_to_stderr():
+            try:
+                import torch
+            except Exception as ex:
+                return skipped("no-torch", "torch cannot be imported: %r" % (ex,))
+            try:
+                with alarm(timeout):
+                    doc = work(torch)
+            except Timeout as ex:
+                doc = skipped("timeout", str(ex))
+            except Exception as ex:
+                import traceback
+                doc = skipped("run-failed", "%s: %s" % (type(ex).__name__, ex), traceback=traceback.format_exc()[-3000:])
+            if isinstance(doc.get("timing_s"), dict):
+                doc["timing_s"]["process"] = round(time.time() - _T_START, 3)
+            return doc
+    finally:
+        if own_cache:
+            shutil.rmtree(own_cache, ignore_errors=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="confirm a finding by re-execution (docs/confirm-protocol.md)")
     ap.add_argument("--request", help="read the request from this file instead of stdin")
@@ -775,38 +808,13 @@ def main(argv=None):
                                 "a %s finding is confirmed by running the user's script (request \"script\"); "
                                 "re-running one graph with random inputs cannot show a stale constant" % rule)))
         return 0
-    # A private Inductor cache: confirmation compiles cold and leaves no artifacts behind.
-    own_cache = None
-    if not os.environ.get("ILINT_CONFIRM_KEEP_CACHE"):
-        own_cache = tempfile.mkdtemp(prefix="ilint_confirm_cache_")
-        os.environ["TORCHINDUCTOR_CACHE_DIR"] = own_cache
-    for k in ("TORCH_COMPILE_DEBUG", "TORCH_TRACE"):
-        os.environ.pop(k, None)
-    try:
-        with stdout_to_stderr():
-            try:
-                import torch
-            except Exception as ex:
-                doc = answer(req, mode, "skipped", "no-torch", "torch cannot be imported: %r" % (ex,))
-            else:
-                try:
-                    # script mode bounds each of its runs itself; graph mode runs in this process
-                    with alarm(req.get("timeout_s") if mode == "graph" else None):
-                        doc = run_script(req, torch) if mode == "script" else run_graph(req, torch)
-                except Timeout as ex:
-                    doc = answer(req, mode, "skipped", "timeout", str(ex))
-                except Exception as ex:
-                    import traceback
-                    doc = answer(req, mode, "skipped", "run-failed", "%s: %s" % (type(ex).__name__, ex),
-                                 traceback=traceback.format_exc()[-3000:])
-                if isinstance(doc.get("timing_s"), dict):
-                    doc["timing_s"]["process"] = round(time.time() - _T_START, 3)
-                if mode == "graph" and req.get("time_runnable") and doc.get("runnable"):
-                    doc["runnable_alone"] = time_runnable_alone(doc["runnable"], req.get("python") or sys.executable,
-                                                                float(req.get("timeout_s") or 600))
-    finally:
-        if own_cache:
-            shutil.rmtree(own_cache, ignore_errors=True)
+    # script mode bounds each of its runs itself; graph mode runs in this process
+    doc = run_isolated(lambda torch: run_script(req, torch) if mode == "script" else run_graph(req, torch),
+                       lambda reason, detail, **kw: answer(req, mode, "skipped", reason, detail, **kw),
+                       timeout=req.get("timeout_s") if mode == "graph" else None, cache_prefix="ilint_confirm_cache_")
+    if mode == "graph" and req.get("time_runnable") and doc.get("runnable"):
+        doc["runnable_alone"] = time_runnable_alone(doc["runnable"], req.get("python") or sys.executable,
+                                                    float(req.get("timeout_s") or 600))
     print(json.dumps(doc, indent=1, default=lambda o: repr(o)))
     return 0
 

@@ -3,9 +3,10 @@
 //   inductor-lint [check] PATH... [options]     analyze and report findings
 //   inductor-lint rules                          list the rules with their docs
 //   inductor-lint confirm PATH... [options]      analyze, then re-execute to confirm each finding
+//   inductor-lint localize PATH... [options]     re-execute each compile kernel by kernel against eager and float64
 //
-// Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 nothing could be read
-// or bad usage. Output goes to stdout or to -o FILE, never anywhere else.
+// Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it (or a launch localize found
+// divergent), 2 nothing could be read or bad usage. Output goes to stdout or to -o FILE, never anywhere else.
 #include <unistd.h>
 
 #include <cstdio>
@@ -18,6 +19,7 @@
 
 #include "analyzer/confirm/confirm.h"
 #include "analyzer/dynamo/dump.h"
+#include "analyzer/localize/localize.h"
 #include "analyzer/pipeline.h"
 #include "analyzer/config/config.h"
 #include "analyzer/report/baseline.h"
@@ -42,6 +44,7 @@ namespace {
 const char* kUsage = R"(usage: inductor-lint [check] PATH... [options]
        inductor-lint rules [ID]
        inductor-lint confirm PATH... [options]
+       inductor-lint localize PATH... [options]
 
 PATH: a torch_compile_debug/ folder, a run_* folder, a compile folder
 (torchinductor/model__N_<kind>_<id>/), an output_code.py, an FX graph JSON, a
@@ -64,6 +67,7 @@ options:
   --config FILE           the config (default: .inductor-lint.json in the working
                           directory or a parent; docs/config.md)
   --confirm-results FILE  attach recorded confirmation answers (JSON) to the findings
+  --localize-results FILE attach recorded localize answers (JSON) to their compiles
 
 confirm options:
   --python PATH           the Python that has torch (default python3)
@@ -72,6 +76,11 @@ confirm options:
   --script-arg ARG        an argument of that program (repeat for each, in order)
   --timeout S             seconds per finding (default 300)
   --confirm-tool PATH     tools/confirm.py (default: the source tree's)
+  --localize              confirm: also localize each compile a finding names
+
+localize options: --python, --device and --timeout (seconds per compile) as above, and
+  --localize-tool PATH    tools/localize.py (default: the source tree's)
+  --print-requests        print the requests the tool would get (a JSON array) and run nothing
 
   --dump-model            print the model (compiles, kernels, buffers, frames) and exit
   --color / --no-color    colored text (default: when stdout is a terminal)
@@ -95,6 +104,10 @@ struct CliOptions {
   bool time_report = false;
   ilint::ConfirmOptions confirm;
   std::string confirm_results;
+  bool localize = false;           // confirm --localize
+  bool print_requests = false;     // localize --print-requests
+  ilint::LocalizeOptions localize_options;
+  std::string localize_results;
   bool fail_on_given = false;  // the config's fail_on applies only when the flag is absent
   std::string baseline, write_baseline, config;
   std::string source_root;  // --source-root: default the working directory
@@ -120,7 +133,7 @@ int usage_error(const std::string& msg) {
 bool parse_args(int argc, char** argv, CliOptions& o, int& rc) {
   std::vector<std::string> args(argv + 1, argv + argc);
   size_t i = 0;
-  if (!args.empty() && (args[0] == "check" || args[0] == "rules" || args[0] == "confirm")) o.command = args[i++];
+  if (!args.empty() && (args[0] == "check" || args[0] == "rules" || args[0] == "confirm" || args[0] == "localize")) o.command = args[i++];
   unsigned hw = std::thread::hardware_concurrency();
   const int cores = hw ? static_cast<int>(hw) : 1;
   // -j auto unless -j says otherwise.
@@ -195,6 +208,14 @@ bool parse_args(int argc, char** argv, CliOptions& o, int& rc) {
       if (!value(o.confirm.tool)) return false;
     } else if (a == "--confirm-results") {
       if (!value(o.confirm_results)) return false;
+    } else if (a == "--localize-results") {
+      if (!value(o.localize_results)) return false;
+    } else if (a == "--localize-tool") {
+      if (!value(o.localize_options.tool)) return false;
+    } else if (a == "--localize") {
+      o.localize = true;
+    } else if (a == "--print-requests") {
+      o.print_requests = true;
     } else if (a == "--timeout") {
       if (!value(v)) return false;
       try {
@@ -286,6 +307,9 @@ int exit_code(const ilint::Analysis& a, const std::string& fail_on) {
   int threshold = fail_on == "error" ? 0 : fail_on == "warning" ? 1 : 2;
   for (const auto& f : a.findings)
     if (static_cast<int>(f.severity) <= threshold) return 1;
+  // A launch further from float64 than eager is a measured wrong result: it fails like an error.
+  for (const auto& l : a.localizations)
+    if (l.answer.contains("first_divergent_recomputed") && l.answer["first_divergent_recomputed"].is_number()) return 1;
   return 0;
 }
 
@@ -373,19 +397,22 @@ int run_cli(int argc, char** argv) {
     print_setup_diags(baseline_diags);
     if (!baseline.ok) return 2;
   }
-  // Recorded confirmation answers: read before the analysis, so that a wrong path or a broken
-  // file ends the run at once rather than after it.
-  nlohmann::json recorded;
-  if (!o.confirm_results.empty()) {
+  // Recorded confirmation and localize answers: read before the analysis, so that a wrong path or a
+  // broken file ends the run at once rather than after it.
+  auto read_recorded = [](const std::string& path, const std::string& code, const std::string& what,
+                          nlohmann::json& out) {
+    if (path.empty()) return true;
     ilint::DiagSink recorded_diags;
     std::string text;
-    bool ok = ilint::read_named_file(o.confirm_results, text, recorded_diags, "confirm-results-unreadable",
-                                     "confirmation results") &&
-              ilint::parse_json_document(o.confirm_results, text, "confirm-results-parse",
-                                         "confirmation results are not valid JSON: ", recorded_diags, recorded);
+    bool ok = ilint::read_named_file(path, text, recorded_diags, code + "-unreadable", what) &&
+              ilint::parse_json_document(path, text, code + "-parse", what + " are not valid JSON: ", recorded_diags, out);
     print_setup_diags(recorded_diags);
-    if (!ok) return 2;
-  }
+    return ok;
+  };
+  nlohmann::json recorded, recorded_localizations;
+  if (!read_recorded(o.confirm_results, "confirm-results", "confirmation results", recorded) ||
+      !read_recorded(o.localize_results, "localize-results", "localize results", recorded_localizations))
+    return 2;
   ilint::Progress progress(std::cerr, ilint::Progress::stderr_is_terminal());
   o.analyze.on_stage = [&](const std::string& s) { progress.phase(s); };
 
@@ -411,6 +438,21 @@ int run_cli(int argc, char** argv) {
   if (o.command == "confirm") {
     if (o.confirm.device != "cuda" && o.confirm.device != "cpu") return usage_error("--device takes cuda or cpu");
     ilint::confirm_findings(a, o.confirm);
+  }
+  if (!o.localize_results.empty()) ilint::attach_recorded_localizations(a, recorded_localizations, a.diags);
+  if (o.command == "localize" || (o.command == "confirm" && o.localize)) {
+    if (o.confirm.device != "cuda" && o.confirm.device != "cpu") return usage_error("--device takes cuda or cpu");
+    o.localize_options.python = o.confirm.python;
+    o.localize_options.device = o.confirm.device;
+    o.localize_options.timeout_s = o.confirm.timeout_s;
+    if (o.print_requests) {
+      nlohmann::json requests = nlohmann::json::array();
+      for (const auto& c : a.program.compiles)
+        if (ilint::localize_refusal(c).empty()) requests.push_back(ilint::localize_request(c, o.localize_options));
+      std::cout << requests.dump(1) << "\n";
+      return a.files_read == 0 ? 2 : 0;
+    }
+    ilint::localize_compiles(a, o.localize_options, /*only_with_findings=*/o.command == "confirm");
   }
 
   ilint::OutputFile file;

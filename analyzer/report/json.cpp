@@ -83,6 +83,13 @@ nlohmann::json summary_json(const Analysis& a) {
   return {{"findings", a.findings.size()}, {"by_severity", counts}, {"files_read", a.files_read}};
 }
 
+// `localize`'s answers, one per compile (docs/localize-protocol.md), in the order they were made.
+nlohmann::json localizations_json(const Analysis& a) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& l : a.localizations) out.push_back(l.answer);
+  return out;
+}
+
 nlohmann::json tool_json() { return {{"name", "inductor-lint"}, {"version", "0.1.0"}}; }
 
 // `v` printed as nlohmann's dump(2) prints it `depth` levels down in an enclosing document: its
@@ -150,6 +157,7 @@ nlohmann::json analysis_json(const Analysis& a) {
   nlohmann::json ds = nlohmann::json::array();
   for (const auto& d : a.diags.sorted()) ds.push_back(diagnostic_json(d));
   j["diagnostics"] = ds;
+  if (!a.localizations.empty()) j["localizations"] = localizations_json(a);
   j["summary"] = summary_json(a);
   return j;
 }
@@ -174,10 +182,12 @@ void write_json(const Analysis& a, std::ostream& os, int jobs) {
   write_array_member(os, "findings", a.findings.size(), jobs, [&](size_t i) { return finding_json(a.findings[i]); });
   os << ",\n";
   std::string rest;
-  for (auto [key, value] : {std::pair<const char*, nlohmann::json>{"inputs", inputs_json(a)},
-                            {"summary", summary_json(a)},
-                            {"tool", tool_json()},
-                            {"torch_version", a.program.torch_version}}) {
+  std::vector<std::pair<const char*, nlohmann::json>> members = {{"inputs", inputs_json(a)}};
+  if (!a.localizations.empty()) members.push_back({"localizations", localizations_json(a)});
+  members.push_back({"summary", summary_json(a)});
+  members.push_back({"tool", tool_json()});
+  members.push_back({"torch_version", a.program.torch_version});
+  for (auto& [key, value] : members) {
     rest += rest.empty() ? "  \"" : ",\n  \"";
     rest += key;
     rest += "\": ";

@@ -1,6 +1,7 @@
 #include "analyzer/report/text.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "analyzer/report/terminal.h"
 #include "analyzer/util/json_fields.h"
@@ -57,6 +58,60 @@ void write_coverage(const Coverage& c, bool detail, std::ostream& os) {
   }
 }
 
+// "localize model__0_inference_0.0 (cpu, seed 0): divergent - launch 0 ...", then one line per
+// launch with its verdict and RMSE against float64 of compiled and of eager (the worst written
+// buffer), and the user lines of the first divergent (else first departing) launch.
+void write_localizations(const std::vector<Localization>& locs, std::ostream& os) {
+  auto num = [](const nlohmann::json& w, const char* key) {
+    if (!w.is_object() || !w.contains(key) || !w[key].is_object()) return std::string("-");
+    char b[32];
+    std::snprintf(b, sizeof b, "%.3g", json_number(w[key], "rmse", 0.0));
+    return std::string(b);
+  };
+  for (const auto& l : locs) {
+    const nlohmann::json& ans = l.answer;
+    os << "localize " << terminal_safe(l.compile_id) << ": " << terminal_safe(json_string(ans, "verdict"));
+    if (std::string d = json_string(ans, "detail"); !d.empty()) os << " - " << terminal_safe(d);
+    os << "\n";
+    if (!ans.contains("launches") || !ans["launches"].is_array()) continue;
+    const nlohmann::json& first_div = ans["first_divergent_recomputed"];
+    const nlohmann::json& first_dep = ans["first_departure_recomputed"];
+    os << "  launch  verdict             RMSE vs fp64: compiled  eager      kernel\n";
+    for (const auto& row : ans["launches"]) {
+      if (!row.is_object()) continue;
+      const nlohmann::json* worst = nullptr;
+      double worst_rmse = -1;
+      if (row.contains("writes") && row["writes"].is_array())
+        for (const auto& w : row["writes"])
+          if (w.is_object() && w.contains("compiled_vs_fp64") && w["compiled_vs_fp64"].is_object() &&
+              json_number(w["compiled_vs_fp64"], "rmse", 0.0) > worst_rmse) {
+            worst = &w;
+            worst_rmse = json_number(w["compiled_vs_fp64"], "rmse", 0.0);
+          }
+      char line[160];
+      std::snprintf(line, sizeof line, "  %-6d  %-18s  %-22s  %-9s  ", static_cast<int>(json_number(row, "order", -1)),
+                    json_string(row, "verdict_recomputed").c_str(), worst ? num(*worst, "compiled_vs_fp64").c_str() : "-",
+                    worst ? num(*worst, "eager_vs_fp64").c_str() : "-");
+      os << line << terminal_safe(json_string(row, "kernel"));
+      if (row.contains("source") && row["source"].is_object())
+        os << " (line " << static_cast<int>(json_number(row["source"], "line", 0)) << ")";
+      os << "\n";
+    }
+    const nlohmann::json& first = first_div.is_number() ? first_div : first_dep;
+    if (!first.is_number()) continue;
+    for (const auto& row : ans["launches"]) {
+      if (!row.is_object() || json_number(row, "order", -1) != first.get<double>()) continue;
+      os << "  " << (first_div.is_number() ? "first divergent" : "first departing") << " launch "
+         << static_cast<int>(json_number(row, "order", -1)) << " computes "
+         << terminal_safe(row.contains("fx_nodes") && row["fx_nodes"].is_array() ? row["fx_nodes"].dump() : "[]") << "\n";
+      if (row.contains("user_lines") && row["user_lines"].is_array())
+        for (const auto& u : row["user_lines"])
+          os << "    " << terminal_safe(json_string(u, "file")) << ":" << static_cast<int>(json_number(u, "line", 0))
+             << ": " << terminal_safe(json_string(u, "code")) << "\n";
+    }
+  }
+}
+
 }  // namespace
 
 void write_text(const Analysis& a, const TextOptions& o, std::ostream& os) {
@@ -93,6 +148,7 @@ void write_text(const Analysis& a, const TextOptions& o, std::ostream& os) {
       os << loc_text(d.loc) << ": " << diag_level_name(d.level) << ": " << terminal_safe(d.message) << " [input:" << d.code
          << "]\n";
   write_coverage(a.coverage, o.show_coverage, os);
+  write_localizations(a.localizations, os);
   size_t e = 0, w = 0, n = 0;
   for (const auto& f : a.findings) (f.severity == Severity::Error ? e : f.severity == Severity::Warning ? w : n)++;
   os << a.findings.size() << " finding(s): " << e << " error, " << w << " warning, " << n << " note; "

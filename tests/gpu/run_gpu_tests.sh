@@ -3,7 +3,7 @@
 #
 #   tests/gpu/run_gpu_tests.sh OUTDIR [GROUP...]
 #
-# GROUPs: stale stale_extra cppwrap fxjson mutation cast cpuvocab forms confirm timing (default: all; timing runs last, alone). Everything runs in parallel
+# GROUPs: stale stale_extra cppwrap fxjson mutation cast cpuvocab forms confirm localize timing (default: all; timing runs last, alone). Everything runs in parallel
 # (MAXJ jobs at a time), each job bounded by `timeout`, the whole run by DEADLINE_S seconds.
 # Results:
 #   OUTDIR/fixtures/<name>/   captures made with tools/capture.py (copy the ones to keep into fixtures/)
@@ -16,7 +16,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 OUTDIR=${1:?usage: run_gpu_tests.sh OUTDIR [GROUP...]}
 shift
-GROUPS_WANTED=${*:-"stale cppwrap fxjson mutation confirm timing"}
+GROUPS_WANTED=${*:-"stale cppwrap fxjson mutation confirm localize timing"}
 PY=${PYTHON:-python3}
 TOOLS=${TOOLS:-$ROOT/tools}
 FIX=${FIXTURES_IN:-$ROOT/fixtures}
@@ -148,6 +148,26 @@ if want mutation || want cast; then
     job "mut_cast_bf16${sfx}" "$CAP --name mut_cast_bf16${sfx} --output-code $SCRIPTS/mutation.py cast_bf16 $dev"
     job "mut_cast_bf16${sfx}_safe" "$CAP --name mut_cast_bf16${sfx}_safe --output-code $SCRIPTS/mutation.py cast_bf16 $dev safe"
     job "mut_cast_bf16${sfx}_emulate" "$CAP --name mut_cast_bf16${sfx}_emulate --output-code --env MUT_EMULATE=1 $SCRIPTS/mutation.py cast_bf16 $dev"
+  done
+fi
+
+if want localize; then
+  # The requests `inductor-lint localize FIXTURE --device cuda --print-requests` makes (committed in
+  # tests/gpu/requests/, paths relative to the repository root): one tools/localize.py run each, with
+  # the fx_graph_runnable.py of the compile also run alone for the cost.
+  mkdir -p "$OUTDIR/requests"
+  for f in "$HERE"/requests/localize_*.json; do
+    base=$(basename "$f" .json)
+    $PY - "$f" "$OUTDIR/requests/$base" <<'PYEOF'
+import json, sys
+for i, r in enumerate(json.load(open(sys.argv[1]))):
+    r["time_runnable"] = True
+    json.dump(r, open("%s__%s.json" % (sys.argv[2], r["compile"]), "w"))
+PYEOF
+  done
+  for r in "$OUTDIR"/requests/localize_*.json; do
+    name=$(basename "$r" .json)
+    job "$name" "cd $ROOT && $PY $TOOLS/localize.py --request $r > $OUTDIR/results/$name.json"
   done
 fi
 

@@ -1,7 +1,8 @@
 """The live suite's shared pieces: the analyzer, the venv's Python, and one run per program.
 
 A run captures a real program with tools/capture.py under torch 2.13 (CPU), analyzes the capture with
-the built analyzer, and asks `inductor-lint confirm --device cpu` for a verdict on each finding. The
+the built analyzer, asks `inductor-lint confirm --device cpu` for a verdict on each finding and, for the
+programs that say so, `inductor-lint localize --device cpu` for the first kernel that departs. The
 runs are made once per session, two at a time (the machine has two cores), and every test reads them.
 At the end the terminal summary names each program with its findings and verdicts.
 """
@@ -48,6 +49,7 @@ class LiveRun:
         self.capture = os.path.join(WORK, "captures", program.name)
         self.report = None
         self.confirmed = None
+        self.localized = None
         self.errors = []
         self.seconds = {}
 
@@ -93,6 +95,16 @@ def _live_run(program, python):
             run.errors.append("confirm exited %d: %s" % (r.returncode, r.stderr[-2000:]))
         else:
             run.confirmed = json.loads(r.stdout)
+    if program.localize:
+        os.makedirs(TMP, exist_ok=True)
+        env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=CACHE, TMPDIR=TMP)
+        cmd = [BIN, "localize", run.capture, "--device", "cpu", "--python", python, "--format", "json",
+               "--fail-on", "never", "--timeout", "600"]
+        r, run.seconds["localize"] = _run(cmd, timeout=1800, env=env)
+        if r.returncode != 0:
+            run.errors.append("localize exited %d: %s" % (r.returncode, r.stderr[-2000:]))
+        else:
+            run.localized = json.loads(r.stdout)
     return run
 
 
@@ -143,3 +155,10 @@ def pytest_terminal_summary(terminalreporter):
             verdict = (f.get("confirmation") or {}).get("verdict", "-")
             tr.write_line("%-24s %-26s %-19s %-22s verdict %-18s (%s)" % (
                 name, f["rule"], where, f.get("compile") or "-", verdict, times))
+        for loc in (run.localized or {}).get("localizations", []):
+            first = loc.get("first_divergent_recomputed")
+            if first is None:
+                first = loc.get("first_departure_recomputed")
+            kernel = next((r["kernel"] for r in loc.get("launches", []) if r.get("order") == first), "-")
+            tr.write_line("%-24s localize %-22s %-18s first launch %s %s" % (
+                name, loc.get("compile"), loc.get("verdict"), "-" if first is None else first, kernel))

@@ -27,6 +27,9 @@ class Program:
     args: list
     expect: list                      # the findings, all of them: any other warning or error fails
     confirm: str = None               # None, "graph" or "script"
+    # What `inductor-lint localize --device cpu` answers for the compile a finding names (for a clean
+    # program, every compile): "divergent", "precision-artifact" or "ok" (None: not asked).
+    localize: str = None
     env: dict = dataclasses.field(default_factory=dict)
 
     def path(self):
@@ -49,7 +52,9 @@ PROGRAMS = [
     # pytorch#185596 (seed 2): eager rounds y[:-1] + y[1:] to bf16 before the scan, the fused C++
     # kernel does not. Compiled is the closer one to float64 (out 3.6e-7 against eager's 1.5e-2).
     # On the CPU only the forward kernel holds the scan (the backward's is an ATen flip + cumsum).
-    Program("seed2_cumtrapz_bf16", "seed2.py", ["cpu"], confirm="graph",
+    # localize: the first launch that departs from eager is the finding's kernel (the unrounded add
+    # feeding the scan), as a precision artifact; no launch is divergent.
+    Program("seed2_cumtrapz_bf16", "seed2.py", ["cpu"], confirm="graph", localize="precision-artifact",
             expect=[Expect("reduced-precision-scan", "warning", "torch.cumulative_trapezoid(y, x, dim=-1)",
                            "forward", "precision-artifact")]),
     # pytorch#194976: `clamp(max=s)` with a float s that changes per call; clamp is not in the
@@ -59,7 +64,8 @@ PROGRAMS = [
             expect=[Expect("stale-scalar", "error", "F.silu(gate).clamp(max=s)", "backward", "confirmed")]),
     # One kernel adds x.flip(0) into x in place: the C++ loop reads elements it already wrote
     # (2.13.0: 4.56 from the intended result, eager 2.4e-7).
-    Program("foreach_flip", "mutation.py", ["foreach_flip", "cpu"], confirm="graph",
+    # localize: the foreach kernel is the first divergent launch (its write of x against eager's copy_).
+    Program("foreach_flip", "mutation.py", ["foreach_flip", "cpu"], confirm="graph", localize="divergent",
             expect=[Expect("inplace-read-after-write", "error", "torch._foreach_add_([x], [src.flip(0)])",
                            "inference", "confirmed")]),
     # The user's `.to(torch.bfloat16).float()` round trip: the fused kernel computes the bf16 value and
@@ -69,5 +75,5 @@ PROGRAMS = [
                            "inference", "precision-artifact")]),
     # Clean programs: no warning and no error.
     Program("clean_mlp", "clean_mlp.py", ["cpu"], expect=[]),
-    Program("clean_foreach_flip_safe", "mutation.py", ["foreach_flip", "cpu", "safe"], expect=[]),
+    Program("clean_foreach_flip_safe", "mutation.py", ["foreach_flip", "cpu", "safe"], expect=[], localize="ok"),
 ]

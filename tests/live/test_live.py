@@ -121,3 +121,39 @@ def test_rules_on_the_capture_are_those_confirm_reports(live):
         a = sorted(f["fingerprint"] for f in run.report["findings"])
         b = sorted(f["fingerprint"] for f in run.confirmed["findings"])
         assert a == b, name
+
+
+@pytest.mark.parametrize("name", [p.name for p in PROGRAMS if p.localize])
+def test_localize_names_the_kernel(live, name):
+    """`localize` observes every compile, agrees with its own numbers, and names as the first departing
+    (or first divergent) launch one that the finding is about (its kernel, or the kernel its evidence
+    names), with the finding's user line among the launch's; a clean program has no divergent launch."""
+    program, run = BY_NAME[name], live[name]
+    assert not run.errors, run.errors
+    locs = run.localized["localizations"]
+    assert locs and len(locs) == len(run.localized["compiles"]), locs
+    for loc in locs:
+        assert loc["verdict"] != "skipped", (loc.get("reason"), loc.get("detail"), loc.get("traceback"))
+        assert not [r for r in loc["launches"] if r.get("verdict_mismatch")], loc["launches"]
+        assert any(r["verdict_recomputed"] != "unobserved" for r in loc["launches"]), loc["launches"]
+    if program.localize != "divergent":
+        assert all(loc["first_divergent_recomputed"] is None for loc in locs), [
+            (loc["compile"], loc["detail"]) for loc in locs]
+    findings = _warnings_and_errors(run.localized)
+    if program.localize == "ok":
+        assert not findings
+        assert all(loc["verdict"] == "ok" for loc in locs), [(loc["compile"], loc["detail"]) for loc in locs]
+        return
+    assert findings
+    for f in findings:
+        loc = next(x for x in locs if x["compile"] == f["compile"])
+        assert loc["verdict"] == program.localize, loc["detail"]
+        first = loc["first_divergent_recomputed" if program.localize == "divergent" else "first_departure_recomputed"]
+        row = next(r for r in loc["launches"] if r["order"] == first)
+        assert f["fingerprint"] in [x["fingerprint"] for x in row["findings"]], (row["kernel"], row["findings"])
+        assert _user(f).get("line") in [u["line"] for u in row["user_lines"]], row["user_lines"]
+        worst = max((w for w in row["writes"] if "compiled_vs_fp64" in w), key=lambda w: w["compiled_vs_fp64"]["rmse"])
+        if program.localize == "divergent":
+            assert worst["compiled_vs_fp64"]["rmse"] > worst["multiplier"] * worst["eager_vs_fp64"]["rmse"]
+        else:
+            assert not worst["allclose"] and worst["compiled_vs_fp64"]["rmse"] <= worst["eager_vs_fp64"]["rmse"]
