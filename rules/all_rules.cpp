@@ -14,6 +14,8 @@ std::unique_ptr<Rule> make_inplace_read_after_write();
 std::unique_ptr<Rule> make_mutated_arg_never_stored();
 std::unique_ptr<Rule> make_restrict_alias();
 std::unique_ptr<Rule> make_elided_low_precision_cast();
+std::unique_ptr<Rule> make_output_aliases_input();
+std::unique_ptr<Rule> make_unmasked_atomic();
 
 void register_all_rules() {
   static std::once_flag once;
@@ -27,6 +29,8 @@ void register_all_rules() {
     r.add("mutated-arg-never-stored", make_mutated_arg_never_stored);
     r.add("restrict-alias", make_restrict_alias);
     r.add("elided-low-precision-cast", make_elided_low_precision_cast);
+    r.add("output-aliases-input", make_output_aliases_input);
+    r.add("unmasked-atomic", make_unmasked_atomic);
   });
 }
 

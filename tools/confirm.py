@@ -34,6 +34,9 @@ _T_START = time.time()  # for timing_s.process: this process's wall time, torch 
 PROTOCOL = 1
 TOOL = "tools/confirm.py"
 SCALAR_RULES = {"stale-scalar", "scalar-recompile"}
+# Findings that one graph re-run on random inputs cannot show: a stale constant (other values of the
+# scalar), an output aliasing an input (equal values; only the caller's own in-place update shows it).
+NEEDS_SCRIPT = SCALAR_RULES | {"output-aliases-input"}
 # Environment lines of a runnable that would make our process write debug output elsewhere.
 _ENV_LINE = re.compile(r"^os\.environ\[['\"](TORCH_COMPILE_DEBUG|TORCH_TRACE|TORCH_LOGS|TORCHINDUCTOR_CACHE_DIR|"
                        r"TORCH_COMPILE_DEBUG_DIR)['\"]\]\s*=")
@@ -574,10 +577,26 @@ def snap(x):
         return x
     return None
 real_compile = torch.compile
+def tensors(x):
+    if isinstance(x, torch.Tensor):
+        return [x]
+    if isinstance(x, (list, tuple)):
+        return [t for y in x for t in tensors(y)]
+    if isinstance(x, dict):
+        return [t for y in x.values() for t in tensors(y)]
+    return []
+def aliased(out, args):
+    # (output leaf, argument) pairs that share storage: what the caller may update in place
+    ins = [(i, a.untyped_storage().data_ptr()) for i, a in enumerate(args) if isinstance(a, torch.Tensor)]
+    pairs = []
+    for j, o in enumerate(tensors(out)):
+        p = o.untyped_storage().data_ptr()
+        pairs += [[j, i] for i, q in ins if p == q and p != 0]
+    return pairs
 def wrap(fn, name):
     def call(*args, **kwargs):
         out = fn(*args, **kwargs)
-        RECORDS.append({"fn": name, "out": snap(out),
+        RECORDS.append({"fn": name, "out": snap(out), "aliases": aliased(out, args),
                         "args_after": [snap(a) for a in args if isinstance(a, torch.Tensor)]})
         return out
     if isinstance(fn, torch.nn.Module):
@@ -646,7 +665,8 @@ def diff(torch, a, b):
 
 def run_script(req, torch):
     script = req["script"]
-    path, sargs = script["path"], list(script.get("args") or [])
+    # absolute: each run's working directory is a fresh temporary folder
+    path, sargs = os.path.abspath(script["path"]), list(script.get("args") or [])
     backends = script.get("backends") or ["eager", "aot_eager", "inductor"]
     tol = float(req.get("tol", 1e-4))
     timeout = float(req.get("timeout_s") or 600)
@@ -683,7 +703,8 @@ def run_script(req, torch):
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     ref = runs.get("eager")
-    if ref is None or ref["records"] is None:
+    # an eager run that failed before recording a call compares nothing: not a "no divergence"
+    if ref is None or ref["records"] is None or (not ref["records"] and ref.get("error")):
         return answer(req, "script", "skipped", "run-failed", "the eager run failed: %s" % (ref or {}).get("error"),
                       runs={b: {k: v for k, v in r.items() if k != "records"} for b, r in runs.items()})
     calls = []
@@ -711,6 +732,12 @@ def run_script(req, torch):
                 if worst is None or d["max_abs"] > worst["max_abs"] or (not ok and worst["allclose"]):
                     worst = d
             row[b] = worst
+            # An output that shares storage with an argument where eager's does not: the same values,
+            # but an in-place update of the result changes the caller's input (output-aliases-input).
+            extra = [a for a in other[k].get("aliases", []) if a not in rec.get("aliases", [])]
+            if extra and worst is not None:
+                worst["aliases_input"] = extra
+                worst["allclose"] = False
         calls.append(row)
     ind = [c.get("inductor") for c in calls if "inductor" in backends]
     diverged = [c for c in calls if c.get("inductor") and not c["inductor"]["allclose"]]
@@ -723,8 +750,10 @@ def run_script(req, torch):
         verdict, reason = "confirmed", None
     series = [c["inductor"]["max_abs"] for c in diverged]
     growing = len(series) >= 2 and series[-1] > series[0]
-    detail = ("inductor diverges from eager on %d of %d calls (first at call %s); aot_eager %s; max abs %s"
+    aliasing = [c for c in diverged if c["inductor"].get("aliases_input")]
+    detail = ("inductor diverges from eager on %d of %d calls (first at call %s%s); aot_eager %s; max abs %s"
               % (len(diverged), len(calls), diverged[0]["call"] if diverged else None,
+                 "; on %d of them an output is an input's storage, which eager's is not" % len(aliasing) if aliasing else "",
                  "also diverges on %d of them" % len(aot_also) if aot_also else "agrees with eager there",
                  ", ".join("%.3g" % s for s in series[:12])) if diverged else
               "inductor and aot_eager agree with eager on all %d recorded calls" % len(calls))
@@ -803,10 +832,11 @@ def main(argv=None):
         req["time_runnable"] = True
     mode = "script" if req.get("script") else "graph"
     rule = (req.get("finding") or {}).get("rule")
-    if mode == "graph" and rule in SCALAR_RULES:
+    if mode == "graph" and rule in NEEDS_SCRIPT:
         print(json.dumps(answer(req, mode, "skipped", "needs-script",
                                 "a %s finding is confirmed by running the user's script (request \"script\"); "
-                                "re-running one graph with random inputs cannot show a stale constant" % rule)))
+                                "re-running one graph with random inputs cannot show %s"
+                                % (rule, "a stale constant" if rule in SCALAR_RULES else "an output that is its input"))))
         return 0
     # script mode bounds each of its runs itself; graph mode runs in this process
     doc = run_isolated(lambda torch: run_script(req, torch) if mode == "script" else run_graph(req, torch),

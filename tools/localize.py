@@ -136,16 +136,40 @@ def load_output_code(path):
     return mod
 
 
+# Elements per piece when comparing: the float64 temporaries of a comparison are a few pieces, not a
+# few copies of the buffer, so a large buffer is compared in bounded memory.
+CHUNK = 1 << 22
+
+
+def pieces(*tensors):
+    """The tensors flattened and cut into the same CHUNK-element pieces."""
+    flat = [t.reshape(-1) for t in tensors]
+    n = flat[0].numel()
+    for i in range(0, n, CHUNK):
+        yield [f[i:i + CHUNK] for f in flat]
+
+
 def stats(torch, a, ref):
     """max abs, max rel, RMSE of a against ref over the elements where both are finite."""
-    a, ref = a.double(), ref.double()
-    m = torch.isfinite(a) & torch.isfinite(ref)
-    d = (a - ref)[m]
-    if d.numel() == 0:
-        return {"max_abs": 0.0, "max_rel": 0.0, "rmse": 0.0}
-    ad = d.abs()
-    return {"max_abs": float(ad.max()), "max_rel": float((ad / ref[m].abs().clamp_min(1e-12)).max()),
-            "rmse": float(torch.sqrt((d * d).mean()))}
+    max_abs = max_rel = sq = 0.0
+    count = 0
+    for pa, pr in pieces(a, ref):
+        pa, pr = pa.double(), pr.double()
+        m = torch.isfinite(pa) & torch.isfinite(pr)
+        d = (pa - pr)[m]
+        if d.numel() == 0:
+            continue
+        ad = d.abs()
+        max_abs = max(max_abs, float(ad.max()))
+        max_rel = max(max_rel, float((ad / pr[m].abs().clamp_min(1e-12)).max()))
+        sq += float((d * d).sum())
+        count += d.numel()
+    return {"max_abs": max_abs, "max_rel": max_rel, "rmse": math.sqrt(sq / count) if count else 0.0}
+
+
+def count_where(torch, pred, *tensors):
+    """How many elements pred(pieces...) holds for, piece by piece."""
+    return sum(int(pred(*p).sum()) for p in pieces(*tensors))
 
 
 def judge(torch, compiled, eager, fp64, tol):
@@ -159,9 +183,10 @@ def judge(torch, compiled, eager, fp64, tol):
         r.update(verdict="ok" if ok else "divergent", note="exact comparison (not floating)")
         return r
     r["eager_vs_compiled"] = stats(torch, c, e)
-    nf_c, nf_e = int((~torch.isfinite(c)).sum()), int((~torch.isfinite(e)).sum())
-    r["nonfinite"] = {"eager": nf_e, "compiled": nf_c}
-    allclose = bool(torch.allclose(c.float(), e.float(), atol=tol, rtol=tol, equal_nan=True))
+    r["nonfinite"] = {"eager": count_where(torch, lambda x: ~torch.isfinite(x), e),
+                      "compiled": count_where(torch, lambda x: ~torch.isfinite(x), c)}
+    allclose = all(bool(torch.allclose(pc.float(), pe.float(), atol=tol, rtol=tol, equal_nan=True))
+                   for pc, pe in pieces(c, e))
     r["allclose"] = allclose
     if fp64 is None:
         r.update(verdict="ok" if allclose else "no-fp64-reference")
@@ -173,9 +198,9 @@ def judge(torch, compiled, eager, fp64, tol):
     r["multiplier"] = mult
     r["tol"] = tol
     passes = r["compiled_vs_fp64"]["rmse"] <= mult * r["eager_vs_fp64"]["rmse"] + tol / 10.0
-    fin = torch.isfinite(f)
-    r["nonfinite_only"] = {"compiled": int((fin & torch.isfinite(e) & ~torch.isfinite(c)).sum()),
-                           "eager": int((fin & torch.isfinite(c) & ~torch.isfinite(e)).sum())}
+    r["nonfinite_only"] = {
+        "compiled": count_where(torch, lambda pf, pe, pc: torch.isfinite(pf) & torch.isfinite(pe) & ~torch.isfinite(pc), f, e, c),
+        "eager": count_where(torch, lambda pf, pe, pc: torch.isfinite(pf) & torch.isfinite(pc) & ~torch.isfinite(pe), f, e, c)}
     if r["nonfinite_only"]["compiled"] > r["nonfinite_only"]["eager"]:
         passes = False  # compiled inf/nan where float64 and eager are finite
     r["passes_same_rule"] = bool(passes)
@@ -262,8 +287,7 @@ class Observer:
             out["matched_by"] = cand["why"]
         else:
             def gap(item):
-                d = (item[3].detach().double() - item[1].to(item[3].device).double()).abs()
-                return float(d[torch.isfinite(d)].max()) if d.numel() and bool(torch.isfinite(d).any()) else math.inf
+                return stats(torch, item[3].detach(), item[1].to(item[3].device))["max_abs"]
             by_shape.sort(key=gap)
             cand, ev, fv, view = by_shape[0]
             out["matched_by"] = "value" if len(by_shape) > 1 else cand.get("why", "kernel-node")

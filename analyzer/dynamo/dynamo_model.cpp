@@ -72,6 +72,10 @@ void merge_into(CompileFacts& dst, const CompileFacts& src) {
   for (const auto& d : src.compile_dirs) add_unique(dst.compile_dirs, d);
   for (const auto& a : src.aot_ids) add_unique(dst.aot_ids, a);
   if (dst.output_code_hash.empty()) dst.output_code_hash = src.output_code_hash;
+  if (dst.aot_outputs.empty() && dst.joint_pass_outputs.empty()) {
+    dst.aot_outputs = src.aot_outputs;
+    dst.joint_pass_outputs = src.joint_pass_outputs;
+  }
   for (const auto& e : src.cache_events) add_unique(dst.cache_events, e);
   for (const auto& r : src.restart_reasons) add_unique(dst.restart_reasons, r);
   for (const auto& s : src.symbols)
@@ -409,6 +413,8 @@ FrameCompile frame_compile(const CompileFacts& c, int s, const std::vector<Folde
   fc.restart_reasons = c.restart_reasons;
   fc.aot_ids = c.aot_ids;
   fc.output_code_hash = c.output_code_hash;
+  fc.aot_outputs = c.aot_outputs;
+  fc.joint_pass_outputs = c.joint_pass_outputs;
   fc.shape_env_guards = c.shape_env_guards;
   fc.symbols = c.symbols;
   fc.symbol_sources = c.symbol_sources;

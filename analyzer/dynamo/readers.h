@@ -40,6 +40,7 @@ struct CompileFacts {
   bool frame_skipped = false;
   SourceLoc first_loc;                         // first line that named this compile
   std::string source_kind;                     // "torch_logs" | "trace"
+  std::vector<GraphOutput> aot_outputs, joint_pass_outputs;  // see FrameCompile
 };
 
 struct LogFacts {

@@ -19,6 +19,7 @@
 
 #include "analyzer/dynamo/readers.h"
 #include "analyzer/dynamo/trace_envelope.h"
+#include "analyzer/parse/fx_text.h"
 #include "analyzer/util/json_fields.h"
 #include "analyzer/util/text.h"
 
@@ -328,7 +329,13 @@ class TraceReader : public LineSink {
       return;
     }
     if (name == "after_joint_graph") {
-      pending_[{session_, id}].graphs[name] = take_payload();
+      Pending& p = pending_[{session_, id}];
+      p.graphs[name] = take_payload();
+      auto aot = p.graphs.find("aot_inference_graph");
+      if (aot != p.graphs.end()) {
+        c.aot_outputs = graph_outputs(aot->second);
+        c.joint_pass_outputs = graph_outputs(p.graphs[name]);
+      }
       return;
     }
     if (name == "inductor_provenance_tracking_node_mappings") {
@@ -350,6 +357,35 @@ class TraceReader : public LineSink {
       out_.breaks.push_back(std::move(gb));
       return;
     }
+  }
+
+  // The outputs of an FX graph payload, position by position (empty when it does not parse). Its
+  // diagnostics are not kept: the same graph is read again as the compile's FX graph, which reports them.
+  std::vector<GraphOutput> graph_outputs(const TracePayload& payload) {
+    std::vector<GraphOutput> out;
+    if (!payload.first_line) return out;
+    FxGraph g;
+    DiagSink ignored;
+    if (!parse_fx_readable(path_, payload.text, g, ignored, FxReadableRead::Scan, payload.first_line)) return out;
+    const FxNode* ret = nullptr;
+    for (const auto& n : g.nodes)
+      if (n.op == "output") ret = &n;
+    if (!ret) return out;
+    for (const auto& name : ret->input_nodes) {
+      GraphOutput o;
+      o.node = name.str();
+      if (const FxNode* n = g.find(o.node)) {
+        o.op = n->op.str();
+        o.target = n->target.str();
+        for (const auto& a : n->args) o.args.push_back(a.str());
+        o.user_loc = n->user_loc;
+        o.user_code = n->user_code.str();
+        // a computed output is shown where it is computed; an input, where the graph returns it
+        o.loc = n->op == "placeholder" ? ret->def_loc : n->def_loc;
+      }
+      out.push_back(std::move(o));
+    }
+    return out;
   }
 
   // The guard failures a `recompile_reasons` artifact lists (a JSON string or array, or plain text).

@@ -20,6 +20,20 @@ struct Guard {
   SourceLoc log_loc;        // where the guard was read
 };
 
+// One output of an inference graph, position by position: the node it returns. Added so a rule can
+// compare the graph AOTAutograd traced (`aot_inference_graph`, what eager computes) with the graph
+// Inductor's joint-graph passes left (`after_joint_graph`), which may return an input where eager
+// made a new tensor (a no-op removed: `x * 1`, `x / 1.0`, `x + 0`).
+struct GraphOutput {
+  std::string node;                   // the returned node ("div"); "" for a value that is no node
+  std::string op;                     // placeholder | call_function | get_attr | ...
+  std::string target;                 // "torch.ops.aten.div.Tensor"
+  std::vector<std::string> args;      // its argument texts ("arg0_1", "1.0")
+  std::optional<SourceLoc> user_loc;  // from the node's "# File:" comment
+  std::string user_code;
+  SourceLoc loc;                      // the node's line in the log
+};
+
 // One compile of a frame: compile id "2/1" is frame 2, attempt 1.
 struct FrameCompile {
   std::string compile_id;               // "2/1" (an "_1" restart suffix is kept: "1/0_1")
@@ -49,6 +63,10 @@ struct FrameCompile {
   bool has_graph = false;                      // dynamo produced a graph (output graph / guards seen)
   std::vector<std::string> sym_exprs;          // the Dynamo graph's symbolic float/int expressions (Sym(...))
   std::string backend_hint;                    // "inductor" when a compile folder or output code was seen
+  // TORCH_TRACE, inference graphs: the outputs AOTAutograd traced and those the joint-graph passes
+  // left, when the log holds both graphs (empty otherwise). Inductor may produce no output code at
+  // all for the second (a graph left with no op), so these are the only record of it.
+  std::vector<GraphOutput> aot_outputs, joint_pass_outputs;
 };
 
 struct Frame {

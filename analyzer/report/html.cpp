@@ -341,6 +341,11 @@ json report_data_but_compiles(const Analysis& a, const HtmlOptions& opts) {
     diags.push_back({{"level", diag_level_name(g.level)}, {"code", g.code}, {"message", g.message}, {"loc", loc_json(g.loc)}});
   d["diagnostics"] = diags;
   d["coverage"] = coverage_json(a.coverage);
+  if (!a.localizations.empty()) {
+    json locs = json::array();
+    for (const auto& l : a.localizations) locs.push_back(l.answer);
+    d["localizations"] = std::move(locs);
+  }
 
   // User source lines the findings point at: from the file when it is readable here, else from
   // the "# File: x.py:12 in fn, code: ..." comments the FX graphs carry.

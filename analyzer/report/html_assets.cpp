@@ -24,6 +24,7 @@ th { background:#f5f5f5; font-weight:600; font-size:12px; }
 tr.finding { cursor:pointer; }
 tr.finding:hover { background:#f1f8e9; }
 tr.finding.selected { background:#dcedc8; }
+tr.first-launch { background:#fff3e0; font-weight:600; }
 .sev { display:inline-block; padding:0 6px; border-radius:3px; color:#fff; font-size:12px; font-weight:600; }
 .sev.error { background:var(--err); } .sev.warning { background:var(--warn); } .sev.note { background:var(--note); }
 .mono, code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size:12.5px; }
@@ -482,6 +483,11 @@ const char* const kReportJs = R"ILINTJS(
       detail.appendChild(empty('No guard information is linked to this finding' + (frames.length ? '.' : ' (no Dynamo logs were read).')));
     }
 
+    var fl = (D.localizations || []).filter(function (l) { return l.compile === f.compile_id; })[0];
+    if (fl) {
+      detail.appendChild(el('h3', { text: 'Localization' }));
+      detail.appendChild(el('div', null, el('a', { 'class': 'link', href: '#localize-' + fl.compile, 'data-testid': 'localize-link', text: fl.compile + ': ' + fl.verdict }), fl.detail ? el('span', { 'class': 'muted', text: '  ' + fl.detail }) : null));
+    }
     if (f.confirmation != null) {
       detail.appendChild(el('h3', { text: 'Confirmation' }));
       if (f.confirmation.verdict) detail.appendChild(el('div', { text: 'verdict: ' + f.confirmation.verdict }));
@@ -493,6 +499,87 @@ const char* const kReportJs = R"ILINTJS(
     if (srcBox && srcBox._primary) srcBox.scrollTop = Math.max(0, srcBox._primary.offsetTop - srcBox.clientHeight / 2);
   }
   renderFindings();
+
+  // ------------------------------------------------------------------ localization
+  // One block per compile `localize` ran on: the RMSE against float64 of eager and of compiled for the
+  // worst buffer each launch writes, along the launch order (log scale), the first divergent launch
+  // (else the first that departs from eager) marked, and the table of launches.
+  var locs = D.localizations || [];
+  var locOf = Object.create(null);
+  function worstWrite(row) {
+    var best = null;
+    (row.writes || []).forEach(function (w) {
+      if (w.compiled_vs_fp64 && (!best || w.compiled_vs_fp64.rmse > best.compiled_vs_fp64.rmse)) best = w;
+    });
+    return best;
+  }
+  function localizeChart(loc, first) {
+    var rows = (loc.launches || []).map(function (r) { return { r: r, w: worstWrite(r) }; }).filter(function (x) { return x.w; });
+    if (!rows.length) return null;
+    var vals = [];
+    rows.forEach(function (x) { vals.push(x.w.eager_vs_fp64.rmse, x.w.compiled_vs_fp64.rmse); });
+    var pos = vals.filter(function (v) { return v > 0; });
+    var lo = pos.length ? Math.floor(Math.log10(Math.min.apply(null, pos))) : -12, hi = pos.length ? Math.ceil(Math.log10(Math.max.apply(null, pos))) : 0;
+    if (hi <= lo) hi = lo + 1;
+    var L = 56, R = 16, T = 12, B = 20, PW = Math.max(240, Math.min(900, rows.length * 28)), PH = 180, W = L + PW + R, H = T + PH + B;
+    var s = sv('svg', { width: W, height: H, role: 'img', 'data-testid': 'localize-chart' });
+    s.appendChild(tip('RMSE against float64 per launch: eager (orange) and compiled (blue), log scale'));
+    function x(i) { return L + (rows.length === 1 ? PW / 2 : PW * i / (rows.length - 1)); }
+    function y(v) { var l = v > 0 ? Math.log10(v) : lo; return T + PH - PH * (Math.max(lo, l) - lo) / (hi - lo); }
+    for (var e = lo; e <= hi; e++) {
+      s.appendChild(sv('line', { x1: L, x2: L + PW, y1: y(Math.pow(10, e)), y2: y(Math.pow(10, e)), stroke: '#eee' }));
+      s.appendChild(sv('text', { x: L - 6, y: y(Math.pow(10, e)) + 4, 'text-anchor': 'end', fill: '#666', text: '1e' + e }));
+    }
+    rows.forEach(function (p, i) {
+      if (p.r.order === first) {
+        s.appendChild(sv('line', { x1: x(i), x2: x(i), y1: T, y2: T + PH, stroke: loc.first_divergent_recomputed != null ? '#c62828' : '#ef6c00', 'stroke-dasharray': '4 3', 'data-testid': 'localize-first' }));
+      }
+      s.appendChild(sv('text', { x: x(i), y: T + PH + 14, 'text-anchor': 'middle', fill: '#666', text: String(p.r.order) }));
+    });
+    [['eager_vs_fp64', '#ef6c00'], ['compiled_vs_fp64', '#1565c0']].forEach(function (k) {
+      var pts = rows.map(function (p, i) { return x(i) + ',' + y(p.w[k[0]].rmse); }).join(' ');
+      s.appendChild(sv('polyline', { points: pts, fill: 'none', stroke: k[1], 'stroke-width': 2 }));
+      rows.forEach(function (p, i) {
+        var c = sv('circle', { cx: x(i), cy: y(p.w[k[0]].rmse), r: 3, fill: k[1] });
+        c.appendChild(tip('launch ' + p.r.order + ' ' + p.r.kernel + ': ' + k[0].replace('_vs_fp64', '') + ' RMSE vs float64 ' + p.w[k[0]].rmse.toExponential(2)));
+        s.appendChild(c);
+      });
+    });
+    return s;
+  }
+  if (locs.length) {
+    var ls = section('Localization', 'localization');
+    locs.forEach(function (loc) {
+      locOf[loc.compile] = loc;
+      var first = loc.first_divergent_recomputed != null ? loc.first_divergent_recomputed : loc.first_departure_recomputed;
+      var box = el('div', { id: 'localize-' + loc.compile, 'data-testid': 'localization', style: 'margin:8px 0 18px' });
+      box.appendChild(el('h3', { text: loc.compile + ': ' + loc.verdict }));
+      if (loc.detail) box.appendChild(el('div', { 'class': 'muted', text: loc.detail }));
+      var ch = localizeChart(loc, first);
+      if (ch) {
+        box.appendChild(ch);
+        box.appendChild(el('div', { 'class': 'muted' }, 'RMSE against float64 along the launch order (log scale): ',
+          el('span', { style: 'color:#ef6c00', text: 'eager' }), ', ', el('span', { style: 'color:#1565c0', text: 'compiled' }),
+          '; dashed: the first ' + (loc.first_divergent_recomputed != null ? 'divergent' : 'departing') + ' launch.'));
+      }
+      var launchTable = table(['launch', 'kernel', 'verdict', 'compiled vs fp64', 'eager vs fp64', 'FX nodes', 'user lines', 'findings'], (loc.launches || []).map(function (r) {
+        var w = worstWrite(r), unobs = (r.writes || []).filter(function (x) { return x.verdict === 'unobserved'; });
+        var nodes = r.fx_nodes || [];
+        var verdict = el('span', unobs.length ? { title: unobs.map(function (x) { return (x.buffer || '?') + ': ' + (x.reason || ''); }).join('\n') } : null,
+          r.verdict_recomputed + (r.verdict_mismatch ? ' (tool said ' + r.verdict + ')' : '') + (unobs.length ? ' \u00b7 ' + unobs.length + ' unobserved' : ''));
+        return tr([String(r.order), el('code', { text: r.kernel }), verdict,
+          w ? w.compiled_vs_fp64.rmse.toExponential(2) : '', w ? w.eager_vs_fp64.rmse.toExponential(2) : '',
+          nodes.slice(0, 4).join(', ') + (nodes.length > 4 ? ' +' + (nodes.length - 4) : ''),
+          (r.user_lines || []).slice(0, 2).map(function (u) { return baseName(u.file) + ':' + u.line + ' ' + u.code; }).join('; '),
+          (r.findings || []).map(function (f) { return f.rule; }).join(', ')], r.order === first ? { 'class': 'first-launch' } : null);
+      }), 't-localize');
+      // A long compile's launches stay folded: the chart and the marked launch say where to look.
+      var n = (loc.launches || []).length;
+      if (n) box.appendChild(n <= 12 ? launchTable : el('details', null, el('summary', { text: n + ' launches' }), launchTable));
+      ls.appendChild(box);
+    });
+    main.appendChild(ls);
+  }
 
   var sup = D.suppressed || [];
   if (sup.length) {

@@ -107,6 +107,9 @@ for (const file of files) {
   if (code !== 1 || data !== 1 || code + data + blocks !== scripts.length)
     problems.push(`expected the report's code, data and compile blocks only, found ${JSON.stringify(scripts.slice(0, 8))} (${scripts.length})`);
   result.compile_blocks = blocks;
+  // localize's blocks: each chart, and the mark of the first divergent (or departing) launch
+  result.localize_charts = await page.locator('[data-testid=localize-chart]').count();
+  result.localize_marks = await page.locator('[data-testid=localize-first]').count();
   if (openCompile) {
     const details = page.locator('[data-testid=compile-details]');
     result.compile_details = await details.count();

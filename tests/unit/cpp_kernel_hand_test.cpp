@@ -66,13 +66,23 @@ FixtureKernels all_fixture_kernels() {
 // which then goes to Clang. What it accepts, anywhere, it must read as Clang does.
 bool beyond_hand_vocabulary(const std::string& fixture) { return fixture.rfind("cpu_vocab_", 0) == 0; }
 
+// The *_t213 / *_t214 fixtures come from torch 2.13 / 2.14, whose kernels open with
+// `std::atomic<int> inductor_cpu_integer_div_error{0};`, a statement the hand reader declines (Clang
+// reads those kernels).
+bool from_later_torch(const std::string& fixture) {
+  auto ends = [&](const std::string& s) {
+    return fixture.size() >= s.size() && fixture.compare(fixture.size() - s.size(), s.size(), s) == 0;
+  };
+  return ends("_t213") || ends("_t214");
+}
+
 }  // namespace
 
 #ifdef ILINT_HAVE_CLANG
 TEST(CppKernelHand, ReadsEveryFixtureKernelAsClangDoes) {
   install_optional_readers();
   FixtureKernels fk = all_fixture_kernels();
-  size_t compared = 0, vocab_kernels = 0, vocab_accepted = 0;
+  size_t compared = 0, vocab_kernels = 0, vocab_accepted = 0, later_declined = 0;
   std::set<std::string> distinct;
   std::map<std::string, std::vector<std::string>> declined_why;
   for (size_t i = 0; i < fk.jobs.size(); ++i) {
@@ -83,6 +93,12 @@ TEST(CppKernelHand, ReadsEveryFixtureKernelAsClangDoes) {
     EXPECT_TRUE(by_clang.parse_errors.empty()) << fk.fixture_of[i] << " " << original.name;
     std::string why;
     bool accepted = read_cpp_kernel_hand(by_hand, fk.jobs[i].file, &why);
+    if (from_later_torch(fk.fixture_of[i]) && !accepted) {
+      ++later_declined;
+      declined_why[why].push_back(fk.fixture_of[i] + " " + original.name);
+      EXPECT_EQ(ilint::testing::kernel_facts(by_hand), ilint::testing::kernel_facts(original)) << "declined but changed";
+      continue;
+    }
     const bool beyond = beyond_hand_vocabulary(fk.fixture_of[i]);
     vocab_kernels += beyond;
     if (beyond && !accepted) {
@@ -99,7 +115,7 @@ TEST(CppKernelHand, ReadsEveryFixtureKernelAsClangDoes) {
     distinct.insert(original.source);
   }
   // 16 distinct cpp_pybinding sources in 8 captures, and the kernels of the C++ wrappers.
-  EXPECT_EQ(compared + vocab_kernels - vocab_accepted, fk.jobs.size());
+  EXPECT_EQ(compared + vocab_kernels - vocab_accepted + later_declined, fk.jobs.size());
   EXPECT_GE(compared, 24u);
   EXPECT_GE(distinct.size(), 24u);
   EXPECT_GE(vocab_kernels, 15u);

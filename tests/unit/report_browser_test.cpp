@@ -3,6 +3,7 @@
 // build/screenshots/ for a person to look at.
 #include <gtest/gtest.h>
 
+#include "analyzer/localize/localize.h"
 #include "analyzer/report/html.h"
 #include "report_adversarial.h"
 #include "report_test_util.h"
@@ -73,6 +74,31 @@ TEST(ReportBrowser, S2AndS1ReportsRenderAndShowKernelSource) {
   EXPECT_EQ(rc, 0) << raw;
   EXPECT_TRUE(res1[0]["problems"].empty()) << res1[0].dump(2);
   EXPECT_TRUE(fs::exists(res1[0]["shot"].get<std::string>()));
+}
+
+TEST(ReportBrowser, LocalizationDrawsOneChartPerCompileAndMarksTheFirstLaunch) {
+  std::string missing = node_helpers_missing(true);
+  if (!missing.empty()) GTEST_SKIP() << missing;
+  fs::create_directories(screenshots_dir());
+  // Recorded answers of tools/localize.py on an H100 (tests/gpu/results/): s2_cuda's two compiles
+  // depart as precision artifacts, mut_foreach_flip's foreach kernel is divergent.
+  auto a = analyze_paths({fixture("s2_cuda"), fixture("mut_foreach_flip")});
+  json rec = json::array();
+  for (const char* f : {"localize_s2_cuda__model__0_forward_1.0.json", "localize_s2_cuda__model__0_backward_3.1.json",
+                        "localize_mut_foreach_flip__model__0_inference_0.0.json"})
+    rec.push_back(json::parse(read_file(source_dir() + "/tests/gpu/results/" + f)));
+  ASSERT_EQ(attach_recorded_localizations(*a, rec, a->diags), 3u);
+  fs::path p = fs::path(screenshots_dir()) / "report_localize.html";
+  write_report(*a, p, "inductor-lint: localize");
+  int rc = -1;
+  std::string raw;
+  auto res = check_in_browser({p.string()}, "--expect-finding --expect-text " + shell_quote("model__0_inference_0.0: divergent"),
+                              rc, raw);
+  ASSERT_EQ(res.size(), 1u) << raw;
+  EXPECT_EQ(rc, 0) << raw;
+  EXPECT_TRUE(res[0]["problems"].empty()) << res[0].dump(2);
+  EXPECT_EQ(res[0]["localize_charts"], 3);
+  EXPECT_EQ(res[0]["localize_marks"], 3);
 }
 
 TEST(ReportBrowser, AdversarialCaptureRendersAsText) {

@@ -40,9 +40,10 @@ std::string without_strides(const std::string& line) {
   return std::regex_replace(line, annotation, "\"$1\"");
 }
 
-// Rules that read the Dynamo logs (guards, recompile reasons): a torch_compile_debug folder alone
-// has none of them, so only these may find more in the trace than in the folder.
-const std::set<std::string> kDynamoRules = {"stale-scalar", "scalar-recompile"};
+// Rules that read the Dynamo logs (guards, recompile reasons, the graphs before Inductor's passes): a
+// torch_compile_debug folder alone has none of them, so only these may find more in the trace than in
+// the folder.
+const std::set<std::string> kDynamoRules = {"stale-scalar", "scalar-recompile", "output-aliases-input"};
 
 }  // namespace
 
