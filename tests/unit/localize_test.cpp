@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -219,4 +220,21 @@ TEST(LocalizeRun, NoInterpreterIsAnAnswerNotAFailure) {
   ASSERT_EQ(a.localizations.size(), 1u);
   EXPECT_EQ(a.localizations[0].answer["verdict"], "skipped");
   EXPECT_EQ(a.localizations[0].answer["reason"], "no-python");
+}
+
+TEST(LocalizeRun, ConfirmLocalizesOnlyTheCompilesFindingsName) {
+  // `confirm --localize`: the finding's compile is localized (here answered no-python), the clean
+  // twin's is not asked for.
+  Analysis a;
+  run_analysis({fixture("mut_foreach_flip_cpu"), fixture("mut_foreach_flip_cpu_safe")}, a);
+  ASSERT_EQ(a.program.compiles.size(), 2u);
+  std::set<std::string> named;
+  for (const auto& f : a.findings) named.insert(f.compile_id);
+  ASSERT_EQ(named.size(), 1u);
+  LocalizeOptions o;
+  o.python = "/nonexistent/python3";
+  o.device = "cpu";
+  localize_compiles(a, o, /*only_with_findings=*/true);
+  ASSERT_EQ(a.localizations.size(), 1u);
+  EXPECT_EQ(a.localizations[0].compile_id, *named.begin());
 }
