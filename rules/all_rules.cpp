@@ -16,6 +16,7 @@ std::unique_ptr<Rule> make_restrict_alias();
 std::unique_ptr<Rule> make_elided_low_precision_cast();
 std::unique_ptr<Rule> make_output_aliases_input();
 std::unique_ptr<Rule> make_unmasked_atomic();
+std::unique_ptr<Rule> make_index_overflow();
 
 void register_all_rules() {
   static std::once_flag once;
@@ -31,6 +32,7 @@ void register_all_rules() {
     r.add("elided-low-precision-cast", make_elided_low_precision_cast);
     r.add("output-aliases-input", make_output_aliases_input);
     r.add("unmasked-atomic", make_unmasked_atomic);
+    r.add("index-overflow", make_index_overflow);
   });
 }
 

@@ -179,8 +179,11 @@ def judge(torch, compiled, eager, fp64, tol):
     e = eager.to(c.device)
     r = {"dtype": str(e.dtype).replace("torch.", ""), "shape": list(e.shape), "numel": e.numel()}
     if not (e.is_floating_point() or e.is_complex()):
+        # integers and booleans: eager's value is the exact answer (float64 has nothing to add)
         ok = bool(torch.equal(c, e))
-        r.update(verdict="ok" if ok else "divergent", note="exact comparison (not floating)")
+        r.update(allclose=ok, exact=True, eager_vs_compiled=stats(torch, c, e),
+                 mismatched=count_where(torch, lambda pc, pe: pc != pe, c, e),
+                 verdict="ok" if ok else "divergent", note="exact comparison (not floating)")
         return r
     r["eager_vs_compiled"] = stats(torch, c, e)
     r["nonfinite"] = {"eager": count_where(torch, lambda x: ~torch.isfinite(x), e),
@@ -459,7 +462,11 @@ def describe(verdict, dep, div, n_observed, n_launches):
         return "no launch could be observed"
     if div is not None:
         w = max((w for w in div["writes"] if w.get("verdict") == "divergent"),
-                key=lambda w: w.get("compiled_vs_fp64", {}).get("rmse", 0), default={})
+                key=lambda w: w.get("compiled_vs_fp64", w.get("eager_vs_compiled", {})).get("rmse", 0), default={})
+        if w.get("exact"):
+            return ("launch %d (%s) is the first that differs from eager where eager is exact: %s, %d elements "
+                    "differ, by up to %.6g" % (div["order"], div["kernel"], w.get("node"), w.get("mismatched", 0),
+                                               w.get("eager_vs_compiled", {}).get("max_abs", float("nan"))))
         return ("launch %d (%s) is the first that is further from float64 than eager: %s, RMSE vs float64 "
                 "compiled %.3g, eager %.3g" % (div["order"], div["kernel"], w.get("node"),
                                                w.get("compiled_vs_fp64", {}).get("rmse", float("nan")),

@@ -73,7 +73,15 @@ PROGRAMS = [
     Program("cast_bf16_elided", "mutation.py", ["cast_bf16", "cpu"], confirm="graph",
             expect=[Expect("elided-low-precision-cast", "warning", "(a + b).to(torch.bfloat16).float().sum(-1)",
                            "inference", "precision-artifact")]),
+    # pytorch#175966's family on the CPU: arange(11, int64) * tensor([1e9]) folded into one vectorized
+    # arange(base, 1000000000) whose int lane offsets wrap (2.13.0: 5 values off by 2^32). Graph-mode
+    # confirm cannot show it (the graph has no input; re-tracing folds the arange into a constant):
+    # localize runs the capture's own kernel and compares it with eager exactly.
+    Program("index_overflow", "index_overflow.py", ["cpu", "11", "1e9"], localize="divergent",
+            expect=[Expect("index-overflow", "error", "* torch.tensor([k], dtype=torch.int64", "inference")]),
     # Clean programs: no warning and no error.
     Program("clean_mlp", "clean_mlp.py", ["cpu"], expect=[]),
     Program("clean_foreach_flip_safe", "mutation.py", ["foreach_flip", "cpu", "safe"], expect=[], localize="ok"),
+    # The same arange with the factor passed as an argument: the kernel loads it, no folded step.
+    Program("clean_index_overflow_safe", "index_overflow.py", ["cpu", "11", "1e9", "safe"], expect=[], localize="ok"),
 ]

@@ -152,8 +152,11 @@ def test_localize_names_the_kernel(live, name):
         row = next(r for r in loc["launches"] if r["order"] == first)
         assert f["fingerprint"] in [x["fingerprint"] for x in row["findings"]], (row["kernel"], row["findings"])
         assert _user(f).get("line") in [u["line"] for u in row["user_lines"]], row["user_lines"]
-        worst = max((w for w in row["writes"] if "compiled_vs_fp64" in w), key=lambda w: w["compiled_vs_fp64"]["rmse"])
-        if program.localize == "divergent":
+        worst = max((w for w in row["writes"] if "compiled_vs_fp64" in w or w.get("exact")),
+                    key=lambda w: w.get("compiled_vs_fp64", w.get("eager_vs_compiled"))["rmse"])
+        if worst.get("exact"):  # integers: eager is the answer
+            assert program.localize == "divergent" and worst["mismatched"] > 0, worst
+        elif program.localize == "divergent":
             assert worst["compiled_vs_fp64"]["rmse"] > worst["multiplier"] * worst["eager_vs_fp64"]["rmse"]
         else:
             assert not worst["allclose"] and worst["compiled_vs_fp64"]["rmse"] <= worst["eager_vs_fp64"]["rmse"]
