@@ -202,79 +202,103 @@ class TorchLogsReader : public LineSink {
 
   SourceLoc loc(const Record& r, size_t i) const { return {path_, r.first_line + static_cast<int>(i), 0}; }
 
+  // One record of the log, by its artifact (graph breaks, recompiles, guard trees, output code); a
+  // component log (no artifact) by the text it starts with.
   void handle(const Record& r) {
     const std::vector<std::string_view>& lines = r.lines.views();
     std::optional<CompileId> id = r.cid_text.empty() ? std::nullopt : parse_compile_id(r.cid_text);
     std::string_view first = lines[0];
-    if (r.artifact == "graph_breaks" && starts_with(first, "Graph break") && first.find(" in user code at ") != std::string::npos) {
-      GraphBreak gb = parse_graph_break(lines, loc(r, 0));
-      if (id) {
-        gb.session = session_for(*id, true);
-        gb.compile_id = id->str();
-        auto& c = out_.at(gb.session, *id, loc(r, 0), "torch_logs");
-        if (gb.frame_skipped) {
-          c.frame_skipped = true;
-          closed_.insert(*id);
-        }
+    if (r.artifact == "graph_breaks" && starts_with(first, "Graph break") && first.find(" in user code at ") != std::string::npos)
+      on_graph_break(r, id);
+    else if (r.artifact == "recompiles" && starts_with(first, "Recompiling function ") && id)
+      on_recompile(r, *id);
+    else if (r.artifact == "guards" && id)
+      on_guards(r, *id);
+    else if (r.artifact == "output_code" && id)
+      on_output_code(r, *id);
+    else if (r.artifact.empty())
+      on_component_log(r, id);
+  }
+
+  // "Graph break in user code at file:line": the break, joined to its compile.
+  void on_graph_break(const Record& r, const std::optional<CompileId>& id) {
+    const std::vector<std::string_view>& lines = r.lines.views();
+    GraphBreak gb = parse_graph_break(lines, loc(r, 0));
+    if (id) {
+      gb.session = session_for(*id, true);
+      gb.compile_id = id->str();
+      auto& c = out_.at(gb.session, *id, loc(r, 0), "torch_logs");
+      if (gb.frame_skipped) {
+        c.frame_skipped = true;
+        closed_.insert(*id);
       }
-      note_user_file(gb.user_loc.file);
-      for (auto& [loc, code] : gb.traceback) note_user_file(loc.file);
-      out_.breaks.push_back(std::move(gb));
-      return;
     }
-    if (r.artifact == "recompiles" && starts_with(first, "Recompiling function ") && id) {
-      int s = session_for(*id, true);
-      auto& c = out_.at(s, *id, loc(r, 0), "torch_logs");
-      std::string rest(first.substr(21));
-      auto in = rest.rfind(" in ");
-      if (in != std::string::npos) {
-        c.function = rest.substr(0, in);
-        parse_file_colon_line(rest.substr(in + 4), c.code_loc);
-        note_user_file(c.code_loc.file);
+    note_user_file(gb.user_loc.file);
+    for (auto& [loc, code] : gb.traceback) note_user_file(loc.file);
+    out_.breaks.push_back(std::move(gb));
+  }
+
+  // "Recompiling function f in file:line" and the guard failures that caused it.
+  void on_recompile(const Record& r, const CompileId& id) {
+    const std::vector<std::string_view>& lines = r.lines.views();
+    std::string_view first = lines[0];
+    int s = session_for(id, true);
+    auto& c = out_.at(s, id, loc(r, 0), "torch_logs");
+    std::string rest(first.substr(21));
+    auto in = rest.rfind(" in ");
+    if (in != std::string::npos) {
+      c.function = rest.substr(0, in);
+      parse_file_colon_line(rest.substr(in + 4), c.code_loc);
+      note_user_file(c.code_loc.file);
+    }
+    c.recompile_log_loc = loc(r, 0);
+    for (size_t i = 1; i < lines.size(); ++i) {
+      std::string t = trim(lines[i]);
+      if (!starts_with(t, "- ")) continue;
+      std::string body = t.substr(2);
+      if (auto f = parse_guard_failure(body)) {
+        c.recompile_reasons.push_back(body);
+        c.failures.push_back(*f);
       }
-      c.recompile_log_loc = loc(r, 0);
-      for (size_t i = 1; i < lines.size(); ++i) {
-        std::string t = trim(lines[i]);
-        if (!starts_with(t, "- ")) continue;
-        std::string body = t.substr(2);
-        if (auto f = parse_guard_failure(body)) {
-          c.recompile_reasons.push_back(body);
-          c.failures.push_back(*f);
-        }
+    }
+  }
+
+  // A guard tree (TREE_GUARD_MANAGER:); other guard records are not trees.
+  void on_guards(const Record& r, const CompileId& id) {
+    const std::vector<std::string_view>& lines = r.lines.views();
+    bool tree = false;
+    for (const auto& l : lines)
+      if (trim(l) == "TREE_GUARD_MANAGER:") tree = true;
+    if (!tree) return;  // "GUARDS:", the Python shape guard function, "Guard eval latency"
+    int s = session_for(id, true);
+    auto& c = out_.at(s, id, loc(r, 0), "torch_logs");
+    // A second guard tree for the same compile (one from a later session) is handled by
+    // session_for; within a session, keep the first.
+    if (!c.guards_seen) {
+      for (size_t i = 0; i < lines.size(); ++i)
+        if (auto g = parse_guard_tree_line(lines[i], loc(r, i))) c.guards.push_back(std::move(*g));
+      c.guards_seen = true;
+    }
+    c.has_graph = true;
+    closed_.insert(id);
+  }
+
+  // The output code's "# AOT ID" line.
+  void on_output_code(const Record& r, const CompileId& id) {
+    const std::vector<std::string_view>& lines = r.lines.views();
+    for (const auto& l : lines)
+      if (starts_with(l, "# AOT ID: ")) {
+        auto& c = out_.at(session_, id, loc(r, 0), "torch_logs");
+        auto q1 = l.find('\''), q2 = l.rfind('\'');
+        if (q1 != std::string::npos && q2 > q1) add_unique(c.aot_ids, std::string(l.substr(q1 + 1, q2 - q1 - 1)));
+        break;
       }
-      return;
-    }
-    if (r.artifact == "guards" && id) {
-      bool tree = false;
-      for (const auto& l : lines)
-        if (trim(l) == "TREE_GUARD_MANAGER:") tree = true;
-      if (!tree) return;  // "GUARDS:", the Python shape guard function, "Guard eval latency"
-      int s = session_for(*id, true);
-      auto& c = out_.at(s, *id, loc(r, 0), "torch_logs");
-      // A second guard tree for the same compile (one from a later session) is handled by
-      // session_for; within a session, keep the first.
-      if (!c.guards_seen) {
-        for (size_t i = 0; i < lines.size(); ++i)
-          if (auto g = parse_guard_tree_line(lines[i], loc(r, i))) c.guards.push_back(std::move(*g));
-        c.guards_seen = true;
-      }
-      c.has_graph = true;
-      closed_.insert(*id);
-      return;
-    }
-    if (r.artifact == "output_code") {
-      if (!id) return;
-      for (const auto& l : lines)
-        if (starts_with(l, "# AOT ID: ")) {
-          auto& c = out_.at(session_, *id, loc(r, 0), "torch_logs");
-          auto q1 = l.find('\''), q2 = l.rfind('\'');
-          if (q1 != std::string::npos && q2 > q1) add_unique(c.aot_ids, std::string(l.substr(q1 + 1, q2 - q1 - 1)));
-          break;
-        }
-      return;
-    }
-    if (!r.artifact.empty()) return;
-    // Component logs (no artifact): inductor debug-trace lines, dynamic-shape messages, limits.
+  }
+
+  // Component logs (no artifact): inductor debug-trace lines, dynamic-shape messages, limits.
+  void on_component_log(const Record& r, const std::optional<CompileId>& id) {
+    const std::vector<std::string_view>& lines = r.lines.views();
+    std::string_view first = lines[0];
     auto dt = first.find(" debug trace: ");
     if (dt != std::string::npos && id) {
       auto& c = out_.at(session_, *id, loc(r, 0), "torch_logs");
