@@ -17,6 +17,7 @@ std::unique_ptr<Rule> make_elided_low_precision_cast();
 std::unique_ptr<Rule> make_output_aliases_input();
 std::unique_ptr<Rule> make_unmasked_atomic();
 std::unique_ptr<Rule> make_index_overflow();
+std::unique_ptr<Rule> make_rounding_before_compare();
 
 void register_all_rules() {
   static std::once_flag once;
@@ -33,6 +34,7 @@ void register_all_rules() {
     r.add("output-aliases-input", make_output_aliases_input);
     r.add("unmasked-atomic", make_unmasked_atomic);
     r.add("index-overflow", make_index_overflow);
+    r.add("rounding-before-compare", make_rounding_before_compare);
   });
 }
 

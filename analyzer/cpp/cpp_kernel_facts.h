@@ -49,6 +49,7 @@ SourceLoc in_file(const Kernel& k, SourceLoc source_loc, const FilePath& file);
 // tmp_acc0, tmp_acc0_vec, tmp_acc0_arr, tmp_acc0_local -> "tmp_acc0"; "" otherwise.
 std::string accumulator_base(const std::string& name);
 
+
 // The combine of an accumulator update `acc = <rhs>` from what the rhs is classified as:
 // `acc = acc + x` (add), `acc = max_propagate_nan(acc, x)` (call:max_propagate_nan) ...; "unknown".
 std::string combine_of_update(const std::string& rhs_op);

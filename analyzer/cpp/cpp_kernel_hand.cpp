@@ -2960,6 +2960,15 @@ class Walker {
           op = "constant";
           return;
         }
+        // `VecMask<float,2>(tmp4 == tmp7)`: the comparison, as the Clang reader classifies it.
+        if (e->written.kind == Type::Mask && (sub->kind == Node::Binary || sub->kind == Node::OpCall)) {
+          std::string cmp = sub->kind == Node::Binary ? binop_name(sub->op) : overloaded_name(sub->op, sub->kids.size());
+          if (is_comparison_op(cmp)) {
+            op = cmp;
+            collect_operands(sub, operands);
+            return;
+          }
+        }
         if (e->written == sub->type) {
           classify(sub, op, operands);
           return;

@@ -166,10 +166,17 @@ struct ReduceOp {
 // the chain from a load to a scan without looking at text.
 struct KernelStmt {
   IString var;
+  // op: "eq", "ne", "lt", "le", "gt", "ge" for a comparison (see is_comparison_op); the C++ readers
+  // class `VecMask<T,N>(a == b)` by the comparison it holds.
   IString op;                          // "add", "sub", "mul", "div", "load", "cast", "call:<fn>", "other"
   std::vector<IString> operands;       // variables read
   SourceLoc loc;
 };
+
+// Whether a KernelStmt op is a comparison.
+inline bool is_comparison_op(std::string_view op) {
+  return op == "eq" || op == "ne" || op == "lt" || op == "le" || op == "gt" || op == "ge";
+}
 
 struct Kernel {
   std::string name;

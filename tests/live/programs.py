@@ -79,9 +79,16 @@ PROGRAMS = [
     # localize runs the capture's own kernel and compares it with eager exactly.
     Program("index_overflow", "index_overflow.py", ["cpu", "11", "1e9"], localize="divergent",
             expect=[Expect("index-overflow", "error", "* torch.tensor([k], dtype=torch.int64", "inference")]),
+    # pytorch#195214's mechanism on the CPU: `x / 3.0 == amax(x / 3.0)` in bf16; the fused C++ kernel
+    # compares the unrounded f32 quotient with the amax it stored as bf16 (2.13.0: 46 of 64 rows find no
+    # maximum, 46 infinities in 1 / count; eager none). localize names the kernel (integers: exact).
+    Program("rounding_compare", "rounding_compare.py", ["cpu"], localize="divergent",
+            expect=[Expect("rounding-before-compare", "error", "count = (scaled == maximum).sum(-1)", "inference")]),
     # Clean programs: no warning and no error.
     Program("clean_mlp", "clean_mlp.py", ["cpu"], expect=[]),
     Program("clean_foreach_flip_safe", "mutation.py", ["foreach_flip", "cpu", "safe"], expect=[], localize="ok"),
     # The same arange with the factor passed as an argument: the kernel loads it, no folded step.
     Program("clean_index_overflow_safe", "index_overflow.py", ["cpu", "11", "1e9", "safe"], expect=[], localize="ok"),
+    # The same tie count in float32: nothing to round.
+    Program("clean_rounding_compare_safe", "rounding_compare.py", ["cpu", "safe"], expect=[]),
 ]

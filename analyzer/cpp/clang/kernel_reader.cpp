@@ -363,6 +363,19 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
     return s;
   }
 
+  static bool is_mask_type(clang::QualType t) {
+    auto* rd = t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+    return rd && rd->getName() == "VecMask";
+  }
+
+  // "eq", "lt", ... for a comparison (built in or overloaded), "" for anything else.
+  static std::string comparison_name(const clang::Expr* e) {
+    std::string n;
+    if (auto* b = llvm::dyn_cast<clang::BinaryOperator>(e); b && b->isComparisonOp()) n = binop_name(b->getOpcode());
+    if (auto* oc = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e)) n = overloaded_name(oc->getOperator(), oc->getNumArgs());
+    return is_comparison_op(n) ? n : "";
+  }
+
   static bool is_vector_type(clang::QualType t) {
     auto* rd = t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
     if (!rd) return false;
@@ -584,6 +597,16 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
       }
       clang::QualType to = c->getTypeAsWritten().getCanonicalType().getUnqualifiedType();
       clang::QualType from = sub->getType().getCanonicalType().getUnqualifiedType();
+      // `VecMask<float,2>(tmp4 == tmp7)`: the lanes of a comparison as a mask; what the statement
+      // computes is the comparison (as `tmp8 = tmp4 == tmp7` in a scalar or Triton kernel).
+      if (is_mask_type(to)) {
+        std::string cmp = comparison_name(sub);
+        if (!cmp.empty()) {
+          op = cmp;
+          collect_operands(sub, operands);
+          return;
+        }
+      }
       if (ctx_.hasSameType(to, from)) {  // `float(tmp0 + tmp1)` on floats: not a conversion
         classify(sub, op, operands);
         return;
