@@ -80,8 +80,8 @@ std::vector<std::string> same_shape_nodes(const Compile& c, const std::string& b
 // Whether parameter `p` of kernel `k` is written: an output pointer, a stated mutated argument, or a
 // pointer the body stores through.
 bool param_written(const Kernel& k, const KernelParam& p) {
-  if (!p.is_pointer && !starts_with(p.name, "out_ptr") && !starts_with(p.name, "in_out_ptr")) return false;
   if (starts_with(p.name, "out_ptr") || starts_with(p.name, "in_out_ptr")) return true;
+  if (!p.is_pointer) return false;
   if (std::find(k.mutated_args.begin(), k.mutated_args.end(), p.name) != k.mutated_args.end()) return true;
   for (const auto& s : k.stores)
     if (s.ptr.str() == p.name) return true;

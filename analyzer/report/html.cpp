@@ -342,9 +342,7 @@ json report_data_but_compiles(const Analysis& a, const HtmlOptions& opts) {
   d["diagnostics"] = diags;
   d["coverage"] = coverage_json(a.coverage);
   if (!a.localizations.empty()) {
-    json locs = json::array();
-    for (const auto& l : a.localizations) locs.push_back(l.answer);
-    d["localizations"] = std::move(locs);
+    d["localizations"] = localizations_json(a);
   }
 
   // User source lines the findings point at: from the file when it is readable here, else from

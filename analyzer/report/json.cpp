@@ -83,13 +83,6 @@ nlohmann::json summary_json(const Analysis& a) {
   return {{"findings", a.findings.size()}, {"by_severity", counts}, {"files_read", a.files_read}};
 }
 
-// `localize`'s answers, one per compile (docs/localize-protocol.md), in the order they were made.
-nlohmann::json localizations_json(const Analysis& a) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& l : a.localizations) out.push_back(l.answer);
-  return out;
-}
-
 nlohmann::json tool_json() { return {{"name", "inductor-lint"}, {"version", "0.1.0"}}; }
 
 // `v` printed as nlohmann's dump(2) prints it `depth` levels down in an enclosing document: its
@@ -141,6 +134,12 @@ void write_array_member(std::ostream& os, const char* key, size_t n, int jobs, E
 }
 
 }  // namespace
+
+nlohmann::json localizations_json(const Analysis& a) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& l : a.localizations) out.push_back(l.answer);
+  return out;
+}
 
 nlohmann::json analysis_json(const Analysis& a) {
   nlohmann::json j;
