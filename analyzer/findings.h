@@ -37,6 +37,14 @@ struct Finding {
   nlohmann::json confirmation;  // set by `confirm`: verdict and numbers; null when not confirmed
 };
 
+// A finding the config or an inline comment accepted: reported as suppressed, never counted.
+struct SuppressedFinding {
+  Finding finding;
+  std::string reason;
+  SourceLoc suppressed_by;  // the config entry, or the user's line that carries the comment
+  bool in_source = false;   // by a `# inductor-lint: ignore[...]` comment (config/inline_suppressions.h)
+};
+
 // Computes fingerprints and sorts findings deterministically.
 void finalize_findings(std::vector<Finding>& findings);
 

@@ -54,6 +54,10 @@ struct Analysis {
   int jobs_used = 1;       // threads the parallel stages after ingest took (reports written after take as many)
   std::vector<StageTime> times;
   std::vector<Localization> localizations;  // `localize` / `confirm --localize`: one per compile localized
+  // The suppression step after the analysis (the CLI's): findings the config or an inline comment
+  // moved out of `findings`, and how many more the baseline held (dropped, only counted).
+  std::vector<SuppressedFinding> suppressed;
+  size_t in_baseline = 0;
 };
 
 // Wall and process CPU time of a piece of work, for StageTime.

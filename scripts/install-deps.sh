@@ -3,7 +3,7 @@
 # only what is missing. Needs root (or sudo) on a fresh machine.
 set -euo pipefail
 pkgs=(cmake g++ make pkg-config libclang-14-dev libclang-cpp14-dev llvm-14-dev clang-14
-      nlohmann-json3-dev libre2-dev libgtest-dev libjemalloc-dev)
+      nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libre2-dev libgtest-dev libjemalloc-dev)
 # Test-only tools: a browser for the HTML report test, node for the SARIF schema check.
 if [ "${ILINT_TEST_DEPS:-0}" = 1 ]; then
   pkgs+=(chromium)

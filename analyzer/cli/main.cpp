@@ -17,11 +17,15 @@
 #include <sstream>
 #include <thread>
 
+#include "analyzer/cli/options.h"
 #include "analyzer/confirm/confirm.h"
 #include "analyzer/dynamo/dump.h"
 #include "analyzer/localize/localize.h"
 #include "analyzer/pipeline.h"
 #include "analyzer/config/config.h"
+#include "analyzer/config/inline_suppressions.h"
+#include "analyzer/model/user_source_lines.h"
+#include "analyzer/report/statistics.h"
 #include "analyzer/report/baseline.h"
 #if defined(ILINT_LAZY_CLANG)
 #include "analyzer/cpp/clang/clang_plugin.h"
@@ -41,240 +45,6 @@
 
 namespace {
 
-const char* kUsage = R"(usage: inductor-lint [check] PATH... [options]
-       inductor-lint rules [ID]
-       inductor-lint confirm PATH... [options]
-       inductor-lint localize PATH... [options]
-
-PATH: a torch_compile_debug/ folder, a run_* folder, a compile folder
-(torchinductor/model__N_<kind>_<id>/), an output_code.py, an FX graph JSON, a
-TORCH_TRACE log or TORCH_LOGS text, or any folder holding these at any depth.
-
-options:
-  --format FORMAT         the report's format (default text):
-@FORMATS@
-  -o, --output FILE       write the report to FILE instead of stdout (`-o -`: stdout)
-  -j, --jobs N|auto       threads: N exactly, or auto (the default): as many as
-                          the cores, one on an input of few compiles
-  --rule ID               run only this rule (repeatable)
-  --disable ID            do not run this rule (repeatable)
-  --fail-on LEVEL         error|warning|note|never: exit 1 when a finding is at or
-                          above LEVEL (default warning)
-  --baseline FILE         report only findings not in this baseline
-  --write-baseline FILE   write the current findings as a baseline to FILE
-  --source-root DIR       user sources under DIR (or under an input) may be quoted in the
-                          HTML report (default: the working directory)
-  --config FILE           the config (default: .inductor-lint.json in the working
-                          directory or a parent; docs/config.md)
-  --confirm-results FILE  attach recorded confirmation answers (JSON) to the findings
-  --localize-results FILE attach recorded localize answers (JSON) to their compiles
-
-confirm options:
-  --python PATH           the Python that has torch (default python3)
-  --device cuda|cpu       where to re-execute (default cuda)
-  --script FILE           the user's program, for scalar findings
-  --script-arg ARG        an argument of that program (repeat for each, in order)
-  --timeout S             seconds per finding (default 300)
-  --confirm-tool PATH     tools/confirm.py (default: the source tree's)
-  --localize              confirm: also localize each compile a finding names
-
-localize options: --python, --device and --timeout (seconds per compile) as above, and
-  --localize-tool PATH    tools/localize.py (default: the source tree's)
-  --print-requests        print the requests the tool would get (a JSON array) and run nothing
-
-  --dump-model            print the model (compiles, kernels, buffers, frames) and exit
-  --color / --no-color    colored text (default: when stdout is a terminal)
-  --no-diagnostics        do not list input diagnostics in text output
-  --coverage              list what was read of each compile in text output (kernels partly
-                          read and the forms skipped, FX graph, Dynamo log, rules that could not decide)
-  --time-report           print the wall and CPU time of each stage to stderr
-  -h, --help              this text
-)";
-
-struct CliOptions {
-  std::string command = "check";
-  ilint::AnalyzeOptions analyze;
-  std::string format = "text";
-  std::string output;
-  std::string fail_on = "warning";
-  bool dump_model = false;
-  int color = -1;  // -1: auto
-  bool diagnostics = true;
-  bool coverage = false;
-  bool time_report = false;
-  ilint::ConfirmOptions confirm;
-  std::string confirm_results;
-  bool localize = false;           // confirm --localize
-  bool print_requests = false;     // localize --print-requests
-  ilint::LocalizeOptions localize_options;
-  std::string localize_results;
-  bool fail_on_given = false;  // the config's fail_on applies only when the flag is absent
-  std::string baseline, write_baseline, config;
-  std::string source_root;  // --source-root: default the working directory
-  std::string rule_id;         // `rules ID`: print that rule's doc
-};
-
-// kUsage with the report formats listed where it says @FORMATS@.
-std::string usage() {
-  std::string formats;
-  for (const auto& f : ilint::report_formats())
-    formats += "                            " + std::string(f.name) + std::string(8 - std::min<size_t>(f.name.size(), 7), ' ') +
-               std::string(f.help) + "\n";
-  std::string u = kUsage;
-  u.replace(u.find("@FORMATS@\n"), 10, formats);
-  return u;
-}
-
-int usage_error(const std::string& msg) {
-  std::cerr << "inductor-lint: " << msg << "\n" << usage();
-  return 2;
-}
-
-bool parse_args(int argc, char** argv, CliOptions& o, int& rc) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  size_t i = 0;
-  if (!args.empty() && (args[0] == "check" || args[0] == "rules" || args[0] == "confirm" || args[0] == "localize")) o.command = args[i++];
-  unsigned hw = std::thread::hardware_concurrency();
-  const int cores = hw ? static_cast<int>(hw) : 1;
-  // -j auto unless -j says otherwise.
-  o.analyze.jobs = cores;
-  o.analyze.fit_jobs_to_input = true;
-  auto set_jobs = [&](const std::string& v) {
-    if (v == "auto") {
-      o.analyze.jobs = cores;
-      o.analyze.fit_jobs_to_input = true;
-      return true;
-    }
-    try {
-      o.analyze.jobs = std::max(1, std::min(256, std::stoi(v)));
-    } catch (...) {
-      rc = usage_error("-j needs a number or auto");
-      return false;
-    }
-    o.analyze.fit_jobs_to_input = false;
-    return true;
-  };
-  for (; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](std::string& out) {
-      if (i + 1 >= args.size()) {
-        rc = usage_error("option " + a + " needs a value");
-        return false;
-      }
-      out = args[++i];
-      return true;
-    };
-    std::string v;
-    if (a == "-h" || a == "--help") {
-      std::cout << usage();
-      rc = 0;
-      return false;
-    } else if (a == "--format") {
-      if (!value(o.format)) return false;
-    } else if (a == "-o" || a == "--output") {
-      if (!value(o.output)) return false;
-      if (o.output == "-") o.output.clear();  // `-o -`: stdout, as most tools take it
-    } else if (a == "-j" || a == "--jobs") {
-      if (!value(v) || !set_jobs(v)) return false;
-    } else if (a.rfind("-j", 0) == 0 && a.size() > 2) {
-      if (!set_jobs(a.substr(2))) return false;
-    } else if (a == "--rule") {
-      if (!value(v)) return false;
-      o.analyze.only_rules.push_back(v);
-    } else if (a == "--disable") {
-      if (!value(v)) return false;
-      o.analyze.disabled_rules.push_back(v);
-    } else if (a == "--fail-on") {
-      if (!value(o.fail_on)) return false;
-      o.fail_on_given = true;
-    } else if (a == "--baseline") {
-      if (!value(o.baseline)) return false;
-    } else if (a == "--write-baseline") {
-      if (!value(o.write_baseline)) return false;
-    } else if (a == "--config") {
-      if (!value(o.config)) return false;
-    } else if (a == "--source-root") {
-      if (!value(o.source_root)) return false;
-    } else if (a == "--python") {
-      if (!value(o.confirm.python)) return false;
-    } else if (a == "--device") {
-      if (!value(o.confirm.device)) return false;
-    } else if (a == "--script") {
-      if (!value(o.confirm.script)) return false;
-    } else if (a == "--script-arg") {
-      if (!value(v)) return false;
-      o.confirm.script_args.push_back(v);
-    } else if (a == "--confirm-tool") {
-      if (!value(o.confirm.tool)) return false;
-    } else if (a == "--confirm-results") {
-      if (!value(o.confirm_results)) return false;
-    } else if (a == "--localize-results") {
-      if (!value(o.localize_results)) return false;
-    } else if (a == "--localize-tool") {
-      if (!value(o.localize_options.tool)) return false;
-    } else if (a == "--localize") {
-      o.localize = true;
-    } else if (a == "--print-requests") {
-      o.print_requests = true;
-    } else if (a == "--timeout") {
-      if (!value(v)) return false;
-      try {
-        o.confirm.timeout_s = std::max(1, std::stoi(v));
-      } catch (...) {
-        rc = usage_error("--timeout needs a number of seconds");
-        return false;
-      }
-    } else if (a == "--dump-model") {
-      o.dump_model = true;
-    } else if (a == "--color") {
-      o.color = 1;
-    } else if (a == "--no-color") {
-      o.color = 0;
-    } else if (a == "--time-report") {
-      o.time_report = true;
-    } else if (a == "--no-diagnostics") {
-      o.diagnostics = false;
-    } else if (a == "--coverage") {
-      o.coverage = true;
-    } else if (!a.empty() && a[0] == '-') {
-      rc = usage_error("unknown option " + a);
-      return false;
-    } else {
-      o.analyze.paths.push_back(a);
-    }
-  }
-  if (o.command == "rules" && !o.analyze.paths.empty()) {
-    o.rule_id = o.analyze.paths.front();
-    o.analyze.paths.clear();
-  }
-  if (!ilint::find_report_format(o.format)) {
-    std::string names;
-    for (const auto& f : ilint::report_formats()) names += (names.empty() ? "" : ", ") + std::string(f.name);
-    rc = usage_error("unknown format '" + o.format + "' (" + names + ")");
-    return false;
-  }
-  if (o.fail_on != "error" && o.fail_on != "warning" && o.fail_on != "note" && o.fail_on != "never") {
-    rc = usage_error("--fail-on takes error, warning, note or never");
-    return false;
-  }
-  // A rule id that names no rule is a usage error: a typo in --rule would otherwise run nothing,
-  // and one in --disable would leave the rule on, both with exit 0.
-  ilint::register_all_rules();
-  const auto& registry = ilint::RuleRegistry::instance();
-  for (const auto* list : {&o.analyze.only_rules, &o.analyze.disabled_rules})
-    for (const auto& id : *list)
-      if (!registry.create(id)) {
-        rc = usage_error((list == &o.analyze.only_rules ? "--rule: " : "--disable: ") +
-                         registry.unknown_rule_message(id));
-        return false;
-      }
-  if (o.command != "rules" && o.analyze.paths.empty()) {
-    rc = usage_error("no input path given");
-    return false;
-  }
-  return true;
-}
-
 // `rules`: every rule with its summary and doc page; `rules ID`: that rule's whole doc page.
 int list_rules(const std::string& only) {
   auto catalog = ilint::rule_catalog();
@@ -290,8 +60,11 @@ int list_rules(const std::string& only) {
     }
     std::cout << i.id << " (" << ilint::severity_name(i.default_severity) << ", precision " << i.precision
               << (i.experimental ? ", experimental" : "") << ")\n  " << i.name << ": " << i.short_description << "\n";
-    if (!d.full_description.empty() && d.full_description != i.short_description)
-      std::cout << "  " << d.full_description << "\n";
+    if (!d.full_description.empty() && d.full_description != i.short_description) {
+      std::string text = d.full_description;
+      for (size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', nl + 3)) text.replace(nl, 1, "\n  ");
+      std::cout << "  " << text << "\n";
+    }
     std::cout << "  doc: " << (d.doc_path.empty() ? i.doc_file + " (not found)" : d.doc_path) << "\n";
   }
   if (!only.empty() && !found) {
@@ -336,24 +109,42 @@ static void print_setup_diags(const ilint::DiagSink& diags) {
   }
 }
 
-// What the command line decides for the report's format (analyzer/report/formats.h).
-static ilint::ReportSettings report_settings(const CliOptions& o, const std::vector<ilint::SuppressedFinding>& suppressed) {
-  ilint::ReportSettings settings;
-  settings.suppressed = &suppressed;
-  settings.color = o.color == 1 || (o.color == -1 && o.output.empty() && isatty(STDOUT_FILENO));
-  settings.show_diagnostics = o.diagnostics;
-  settings.show_coverage = o.coverage;
-  // Only files under the inputs and the source root are quoted: the logs name paths freely.
+// The folders whose files the reports may quote and the inline suppressions may read: the inputs
+// and the source root (canonical). Only these: the logs name paths freely.
+static std::vector<std::string> readable_roots(const ilint::CliOptions& o) {
+  std::vector<std::string> roots;
   std::error_code ec;
   for (const auto& root : o.analyze.paths) {
     std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(root, ec), ec);
     if (!ec && !std::filesystem::is_directory(p, ec)) p = p.parent_path();
-    if (!ec) settings.quotable_roots.push_back(p.string());
+    if (!ec) roots.push_back(p.string());
   }
   auto src_root = std::filesystem::weakly_canonical(
       o.source_root.empty() ? std::filesystem::current_path(ec) : std::filesystem::absolute(o.source_root, ec), ec);
-  if (!ec) settings.quotable_roots.push_back(src_root.string());
+  if (!ec) roots.push_back(src_root.string());
+  return roots;
+}
+
+// What the command line decides for the report's format (analyzer/report/formats.h).
+static ilint::ReportSettings report_settings(const ilint::CliOptions& o) {
+  ilint::ReportSettings settings;
+  settings.color = o.color;
+  settings.show_diagnostics = o.diagnostics;
+  settings.show_coverage = o.coverage;
+  settings.quotable_roots = readable_roots(o);
+  if (!o.source_root.empty()) {
+    std::error_code ec;
+    settings.source_root = std::filesystem::weakly_canonical(std::filesystem::absolute(o.source_root, ec), ec).string();
+  }
   return settings;
+}
+
+// The suppression step: the config's severities and suppressions, then the inline comments on
+// the user's lines; the findings they accept move to a.suppressed.
+static void suppress(const ilint::CliOptions& o, const ilint::Config& config, ilint::Analysis& a) {
+  a.suppressed = ilint::apply_config_to_findings(config, a.findings);
+  ilint::UserSourceLines lines(a.program, readable_roots(o));
+  for (auto& s : ilint::apply_inline_suppressions(a.findings, lines)) a.suppressed.push_back(std::move(s));
 }
 
 // --time-report: each stage's wall and CPU time, then the report's (what the total leaves), on stderr.
@@ -372,9 +163,9 @@ int run_cli(int argc, char** argv) {
 #elif defined(ILINT_HAVE_CLANG)
   ilint::install_optional_readers();  // the Clang C++ kernel reader, linked in
 #endif
-  CliOptions o;
+  ilint::CliOptions o;
   int rc = 0;
-  if (!parse_args(argc, argv, o, rc)) return rc;
+  if (!ilint::parse_command_line(argc, argv, o, rc)) return rc;
   if (o.command == "rules") return list_rules(o.rule_id);
 
   // The config: --config FILE, else .inductor-lint.json found upward from the working directory.
@@ -424,24 +215,38 @@ int run_cli(int argc, char** argv) {
   ilint::Analysis a;
   ilint::analyze(o.analyze, a);
   progress.finish();
-  std::vector<ilint::SuppressedFinding> suppressed = ilint::apply_config_to_findings(config, a.findings);
+  suppress(o, config, a);
   if (!o.write_baseline.empty()) {
+    // Writing a baseline accepts today's findings: it says what it wrote and succeeds, as ruff's
+    // --add-noqa does, instead of reporting (and failing on) the findings it just accepted.
     ilint::OutputFile bl;
     std::string error;
     if (!bl.open(o.write_baseline, error) || (ilint::write_baseline(a.findings, bl.stream()), !bl.commit(error))) {
       std::cerr << "inductor-lint: " << error << "\n";
       return 2;
     }
+    if (a.files_read == 0) {
+      std::cerr << "inductor-lint: nothing could be read from the given paths; wrote an empty baseline to "
+                << ilint::terminal_safe(o.write_baseline) << "\n";
+      return 2;
+    }
+    std::cerr << "inductor-lint: wrote " << a.findings.size() << " finding(s) to the baseline "
+              << ilint::terminal_safe(o.write_baseline);
+    if (!a.suppressed.empty()) std::cerr << " (" << a.suppressed.size() << " suppressed finding(s) left out)";
+    std::cerr << "\n";
+    return 0;
   }
-  if (!o.baseline.empty()) a.findings = ilint::filter_new(a.findings, baseline);
+  if (!o.baseline.empty()) {
+    size_t before = a.findings.size();
+    a.findings = ilint::filter_new(a.findings, baseline);
+    a.in_baseline = before - a.findings.size();
+  }
   if (!o.confirm_results.empty()) ilint::attach_recorded(a, recorded, a.diags);
   if (o.command == "confirm") {
-    if (o.confirm.device != "cuda" && o.confirm.device != "cpu") return usage_error("--device takes cuda or cpu");
     ilint::confirm_findings(a, o.confirm);
   }
   if (!o.localize_results.empty()) ilint::attach_recorded_localizations(a, recorded_localizations, a.diags);
   if (o.command == "localize" || (o.command == "confirm" && o.localize)) {
-    if (o.confirm.device != "cuda" && o.confirm.device != "cpu") return usage_error("--device takes cuda or cpu");
     o.localize_options.python = o.confirm.python;
     o.localize_options.device = o.confirm.device;
     o.localize_options.timeout_s = o.confirm.timeout_s;
@@ -468,8 +273,11 @@ int run_cli(int argc, char** argv) {
   if (o.dump_model) {
     ilint::dump_compiles(a.program, *out);
     ilint::dump_dynamo_model(a.program, *out);
+  } else if (o.statistics) {
+    if (o.format == "json") ilint::write_statistics_json(a, *out);
+    else ilint::write_statistics_text(a, *out);
   } else {
-    format.write(a, report_settings(o, suppressed), *out);
+    format.write(a, report_settings(o), *out);
   }
   if (a.files_read == 0) {
     std::cerr << "inductor-lint: nothing could be read from the given paths\n";

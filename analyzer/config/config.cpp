@@ -45,6 +45,9 @@ std::string find_config_upward(const std::string& start_dir) {
   for (int depth = 0; depth < 256; ++depth) {  // bounded: a path has finitely many parents
     fs::path cand = dir / ".inductor-lint.json";
     if (fs::is_regular_file(cand, ec)) return cand.string();
+    // As ruff takes pyproject.toml only when it has [tool.ruff]: one without our table is not ours.
+    fs::path pyproject = dir / "pyproject.toml";
+    if (fs::is_regular_file(pyproject, ec) && pyproject_has_config(pyproject.string())) return pyproject.string();
     if (!dir.has_parent_path() || dir.parent_path() == dir) break;
     dir = dir.parent_path();
   }
@@ -174,13 +177,21 @@ std::optional<Suppression> read_suppression(const nlohmann::json& e, const Sourc
 }  // namespace
 
 Config parse_config(const std::string& path, const std::string& text, DiagSink& diags) {
-  Config cfg;
-  cfg.path = path;
+  if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".toml") == 0) return parse_pyproject_config(path, text, diags);
   nlohmann::json j;
   if (!parse_json_document(path, text, "config-parse", "config is not valid JSON: ", diags, j)) {
+    Config cfg;
+    cfg.path = path;
     cfg.ok = false;
     return cfg;
   }
+  return config_from_document(
+      path, j, [&](const std::string& key, int occurrence) { return line_of_key(text, key, occurrence); }, diags);
+}
+
+Config config_from_document(const std::string& path, const nlohmann::json& j, const KeyLineFn& key_line, DiagSink& diags) {
+  Config cfg;
+  cfg.path = path;
   if (!j.is_object()) {
     diags.error("config-parse", "config must be a JSON object", SourceLoc{path, 1, 0});
     cfg.ok = false;
@@ -194,7 +205,7 @@ Config parse_config(const std::string& path, const std::string& text, DiagSink& 
   for (auto it = j.begin(); it != j.end(); ++it)
     if (!kTopKeys.count(it.key()))
       diags.warning("config-unknown-key", "unknown key '" + it.key() + "' (ignored)",
-                    SourceLoc{path, line_of_key(text, it.key()), 0});
+                    SourceLoc{path, key_line(it.key(), 0), 0});
 
   for (const char* k : {"fail_on", "fail-on"}) {
     if (!j.contains(k)) continue;
@@ -204,7 +215,7 @@ Config parse_config(const std::string& path, const std::string& text, DiagSink& 
       cfg.fail_on = v.get<std::string>();
     } else {
       diags.error("config-value", std::string("'") + k + "' must be one of error, warning, note, never",
-                  SourceLoc{path, line_of_key(text, k), 0});
+                  SourceLoc{path, key_line(k, 0), 0});
       cfg.ok = false;
     }
   }
@@ -213,11 +224,11 @@ Config parse_config(const std::string& path, const std::string& text, DiagSink& 
     const auto& rules = j["rules"];
     if (!rules.is_object()) {
       diags.error("config-value", "'rules' must be an object of rule id -> setting",
-                  SourceLoc{path, line_of_key(text, "rules"), 0});
+                  SourceLoc{path, key_line("rules", 0), 0});
       cfg.ok = false;
     } else {
       for (auto it = rules.begin(); it != rules.end(); ++it) {
-        SourceLoc at{path, line_of_key(text, it.key()), 0};
+        SourceLoc at{path, key_line(it.key(), 0), 0};
         if (!known.count(it.key())) {
           diags.error("config-unknown-rule", RuleRegistry::instance().unknown_rule_message(it.key()), at);
           cfg.ok = false;
@@ -231,12 +242,12 @@ Config parse_config(const std::string& path, const std::string& text, DiagSink& 
   if (j.contains("suppress")) {
     const auto& sup = j["suppress"];
     if (!sup.is_array()) {
-      diags.error("config-value", "'suppress' must be an array", SourceLoc{path, line_of_key(text, "suppress"), 0});
+      diags.error("config-value", "'suppress' must be an array", SourceLoc{path, key_line("suppress", 0), 0});
       cfg.ok = false;
     } else {
       int idx = 0;
       for (const auto& e : sup) {
-        SourceLoc at{path, line_of_key(text, "reason", idx) ? line_of_key(text, "reason", idx) : line_of_key(text, "suppress"), 0};
+        SourceLoc at{path, key_line("reason", idx) ? key_line("reason", idx) : key_line("suppress", 0), 0};
         ++idx;
         if (auto s = read_suppression(e, at, known, cfg.ok, diags)) cfg.suppressions.push_back(*s);
       }

@@ -30,9 +30,12 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string capture_root_of(const std::string& path) {
+  // A relative input (`inductor-lint torch_compile_debug`) starts with the folder's name: seen
+  // with a leading '/', it is the same capture as its absolute spelling's (root ".").
+  const std::string slashed = "/" + path;
   for (const char* marker : {"/trace/", "/torch_compile_debug/"}) {
-    auto p = path.rfind(marker);
-    if (p != std::string::npos) return path.substr(0, p);
+    auto p = slashed.rfind(marker);
+    if (p != std::string::npos) return p == 0 ? std::string(".") : path.substr(0, p - 1);
   }
   return fs::path(path).parent_path().string();
 }

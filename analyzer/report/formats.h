@@ -14,12 +14,14 @@ namespace ilint {
 
 // What the command line decides that a format may use.
 struct ReportSettings {
-  const std::vector<SuppressedFinding>* suppressed = nullptr;  // findings the config suppressed
   bool color = false;                                          // text: ANSI colors
   bool show_diagnostics = true;                                // text: list input diagnostics
   bool show_coverage = false;                                  // text: what was read of each compile
   // html: the folders whose files may be quoted (canonical paths: the inputs and --source-root).
   std::vector<std::string> quotable_roots;
+  // sarif, concise, github: user paths under it are written relative to it (empty: the working
+  // directory).
+  std::string source_root;
 };
 
 struct ReportFormat {

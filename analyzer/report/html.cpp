@@ -1,4 +1,6 @@
 #include "analyzer/report/html.h"
+
+#include "analyzer/model/user_source_lines.h"
 #include "analyzer/report/json.h"
 
 #include "analyzer/model/names.h"
@@ -345,51 +347,21 @@ json report_data_but_compiles(const Analysis& a, const HtmlOptions& opts) {
     d["localizations"] = localizations_json(a);
   }
 
-  // User source lines the findings point at: from the file when it is readable here, else from
-  // the "# File: x.py:12 in fn, code: ..." comments the FX graphs carry.
+  // User source lines the findings point at (analyzer/model/user_source_lines.h).
   json user_lines = json::object();
-  SourceLineCache sources(size_t(8) << 20);  // user sources: at most 8 MiB each
-  // (file name, line) -> the code an FX comment quotes there, the first node's in compile order;
-  // made on the first line a file does not give (one pass over the nodes, not one per line).
-  std::map<std::pair<std::string, int>, std::string> fx_code;
-  bool fx_code_made = false;
-  std::map<std::string, bool> quotable;  // file -> under a quotable root (resolved once per file)
-  auto may_quote = [&](const std::string& file) {
-    if (opts.quotable_roots.empty()) return true;
-    auto [it, fresh] = quotable.try_emplace(file, false);
-    if (fresh) {
-      std::error_code ec;
-      std::string real = fs::weakly_canonical(fs::absolute(file, ec), ec).string();
-      for (const auto& root : opts.quotable_roots)
-        if (!ec && real.size() > root.size() && real.compare(0, root.size(), root) == 0 &&
-            (root.back() == '/' || real[root.size()] == '/'))
-          it->second = true;
-    }
-    return it->second;
-  };
+  UserSourceLines sources(a.program, opts.quotable_roots, opts.read_user_sources);
   auto add_line = [&](const SourceLoc& l) {
     if (!l.valid()) return;
     std::string key = l.file + ":" + std::to_string(l.line);
     if (user_lines.contains(key)) return;
-    bool allowed = may_quote(l.file.str());
-    if (const std::string* text = opts.read_user_sources && allowed ? sources.line(l.file, l.line) : nullptr) {
-      user_lines[key] = {{"text", *text}, {"from", "file"}};
-      return;
+    UserSourceLine line = sources.line(l);
+    json entry = json::object();
+    if (line.outside_roots) entry["not_quoted"] = "the file is outside the inputs and --source-root";
+    if (line.from != UserSourceLine::From::Nowhere) {
+      entry["text"] = line.text;
+      entry["from"] = line.from == UserSourceLine::From::File ? "file" : "fx comment";
     }
-    if (!allowed) user_lines[key] = {{"not_quoted", "the file is outside the inputs and --source-root"}};
-    if (!fx_code_made) {
-      fx_code_made = true;
-      for (const auto& c : a.program.compiles)
-        for (const auto& n : c.fx.nodes)
-          if (n.user_loc && !n.user_code.empty())
-            fx_code.emplace(std::pair{fs::path(n.user_loc->file.str()).filename().string(), n.user_loc->line},
-                            n.user_code);
-    }
-    auto it = fx_code.find({fs::path(l.file.str()).filename().string(), l.line});
-    if (it != fx_code.end()) {
-      user_lines[key]["text"] = it->second;
-      user_lines[key]["from"] = "fx comment";
-    }
+    if (!entry.empty()) user_lines[key] = entry;
   };
   for (const auto& f : a.findings)
     for (const auto& r : f.related) add_line(r.loc);

@@ -13,12 +13,13 @@
 #include "analyzer/config/config.h"
 #include "analyzer/pipeline.h"
 #include "analyzer/report/rule_docs.h"
+#include "analyzer/util/version.h"
 
 namespace ilint {
 
 struct HtmlOptions {
   std::string title = "inductor-lint report";
-  std::string tool_version = "0.1.0";
+  std::string tool_version = kToolVersion;
   std::vector<RuleDoc> rules;                                  // empty: rule_catalog()
   const std::vector<SuppressedFinding>* suppressed = nullptr;  // listed as suppressed
   bool read_user_sources = true;  // embed the text of user source lines the findings point at

@@ -1,3 +1,4 @@
+#include "analyzer/util/version.h"
 #include "analyzer/report/json.h"
 
 #include <string>
@@ -80,10 +81,27 @@ nlohmann::json inputs_json(const Analysis& a) {
 nlohmann::json summary_json(const Analysis& a) {
   nlohmann::json counts = {{"error", 0}, {"warning", 0}, {"note", 0}};
   for (const auto& f : a.findings) counts[severity_name(f.severity)] = counts[severity_name(f.severity)].get<int>() + 1;
-  return {{"findings", a.findings.size()}, {"by_severity", counts}, {"files_read", a.files_read}};
+  return {{"findings", a.findings.size()},
+          {"by_severity", counts},
+          {"files_read", a.files_read},
+          {"suppressed", a.suppressed.size()},
+          {"in_baseline", a.in_baseline}};
 }
 
-nlohmann::json tool_json() { return {{"name", "inductor-lint"}, {"version", "0.1.0"}}; }
+// Findings the config or an inline comment suppressed, each with why and where it was said.
+nlohmann::json suppressed_json(const Analysis& a) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& s : a.suppressed) {
+    nlohmann::json f = finding_json(s.finding);
+    f["suppression"] = {{"kind", s.in_source ? "inline" : "config"},
+                        {"reason", s.reason},
+                        {"location", location_json(s.suppressed_by)}};
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+nlohmann::json tool_json() { return {{"name", "inductor-lint"}, {"version", kToolVersion}}; }
 
 // `v` printed as nlohmann's dump(2) prints it `depth` levels down in an enclosing document: its
 // own dump, with every line after the first moved right by two spaces a level. A dump's strings
@@ -158,6 +176,7 @@ nlohmann::json analysis_json(const Analysis& a) {
   j["diagnostics"] = ds;
   if (!a.localizations.empty()) j["localizations"] = localizations_json(a);
   j["summary"] = summary_json(a);
+  if (!a.suppressed.empty()) j["suppressed"] = suppressed_json(a);
   return j;
 }
 
@@ -184,6 +203,7 @@ void write_json(const Analysis& a, std::ostream& os, int jobs) {
   std::vector<std::pair<const char*, nlohmann::json>> members = {{"inputs", inputs_json(a)}};
   if (!a.localizations.empty()) members.push_back({"localizations", localizations_json(a)});
   members.push_back({"summary", summary_json(a)});
+  if (!a.suppressed.empty()) members.push_back({"suppressed", suppressed_json(a)});
   members.push_back({"tool", tool_json()});
   members.push_back({"torch_version", a.program.torch_version});
   for (auto& [key, value] : members) {

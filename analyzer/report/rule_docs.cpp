@@ -71,6 +71,48 @@ std::string first_paragraph(const std::string& markdown) {
   return para;
 }
 
+std::string detects_section(const std::string& markdown) {
+  std::istringstream in(markdown);
+  std::string line, out, item;
+  bool inside = false, in_fence = false;
+  auto flush_item = [&] {
+    if (item.empty()) return;
+    out += (out.empty() ? "" : out.back() == ':' || item.rfind("- ", 0) == 0 ? "\n" : "\n\n") + item;
+    item.clear();
+  };
+  while (std::getline(in, line)) {
+    std::string t = trim(line);
+    if (t.rfind("#", 0) == 0) {
+      if (inside) break;
+      inside = t.rfind("## What it detects", 0) == 0;
+      continue;
+    }
+    if (!inside) continue;
+    if (t.rfind("```", 0) == 0) {
+      in_fence = !in_fence;
+      continue;
+    }
+    if (in_fence) continue;
+    if (t.empty()) {
+      flush_item();
+      continue;
+    }
+    // A list item starts its own line ("- text"); its indented continuation lines join it.
+    if (t.rfind("- ", 0) == 0 || t.rfind("* ", 0) == 0) {
+      flush_item();
+      item = "- " + t.substr(2);
+    } else if (std::isdigit(static_cast<unsigned char>(t[0])) && t.find(". ") != std::string::npos &&
+               t.find(". ") < 4) {
+      flush_item();
+      item = "- " + t.substr(t.find(". ") + 2);
+    } else {
+      item += (item.empty() ? "" : " ") + t;
+    }
+  }
+  flush_item();
+  return out;
+}
+
 RuleDoc load_rule_doc(const RuleInfo& info) {
   RuleDoc d;
   d.info = info;
@@ -87,8 +129,17 @@ RuleDoc load_rule_doc(const RuleInfo& info) {
     d.doc_path = c.string();
     break;
   }
-  d.full_description = first_paragraph(d.markdown);
+  d.full_description = detects_section(d.markdown);
+  if (d.full_description.empty()) d.full_description = first_paragraph(d.markdown);
   if (d.full_description.empty()) d.full_description = info.short_description;
+#ifdef ILINT_DOCS_URL
+  d.help_uri = std::string(ILINT_DOCS_URL) + info.id + ".md";
+#else
+  if (!d.doc_path.empty()) {
+    std::error_code ec;
+    d.help_uri = "file://" + std::filesystem::absolute(d.doc_path, ec).lexically_normal().generic_string();
+  }
+#endif
   if (d.info.short_description.empty()) d.info.short_description = d.info.name.empty() ? d.info.id : d.info.name;
   return d;
 }

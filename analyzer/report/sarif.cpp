@@ -1,7 +1,9 @@
 #include "analyzer/report/sarif.h"
 
 #include "analyzer/report/json.h"
+#include "analyzer/report/review_location.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -48,9 +50,27 @@ std::string percent_encode_path(const std::string& p) {
   return out;
 }
 
-json physical_location(const SourceLoc& loc, const std::string& root) {
+// How paths are written. A generated file lies in a run folder (torch_compile_debug/run_<time>-
+// pid_<n>/) whose name changes on every run: it is written relative to that folder, under a base id
+// (RUN0, RUN1, ... in path order) that run.originalUriBaseIds resolves, so that two captures of one
+// program give the same results and only the run's metadata differs. Other paths are relative to
+// the source root (%SRCROOT%) when under it.
+struct SarifPaths {
+  std::string root;                       // the source root
+  std::vector<std::string> run_dirs;      // sorted, each ending in '/'
+  const GeneratedFiles* generated = nullptr;
+
+  json artifact(const std::string& path) const {
+    for (size_t i = 0; i < run_dirs.size(); ++i)
+      if (path.size() > run_dirs[i].size() && path.compare(0, run_dirs[i].size(), run_dirs[i]) == 0)
+        return {{"uri", percent_encode_path(path.substr(run_dirs[i].size()))}, {"uriBaseId", "RUN" + std::to_string(i)}};
+    return sarif_artifact_location(path, root);
+  }
+};
+
+json physical_location(const SourceLoc& loc, const SarifPaths& paths) {
   json pl;
-  pl["artifactLocation"] = sarif_artifact_location(loc.file, root);
+  pl["artifactLocation"] = paths.artifact(loc.file);
   if (loc.line > 0) {
     json region{{"startLine", loc.line}};
     if (loc.column > 0) region["startColumn"] = loc.column;
@@ -59,10 +79,10 @@ json physical_location(const SourceLoc& loc, const std::string& root) {
   return pl;
 }
 
-json location(const SourceLoc& loc, const std::string& root, const std::string& message, int id = -1) {
+json location(const SourceLoc& loc, const SarifPaths& paths, const std::string& message, int id = -1) {
   json l;
   if (id >= 0) l["id"] = id;
-  l["physicalLocation"] = physical_location(loc, root);
+  l["physicalLocation"] = physical_location(loc, paths);
   if (!message.empty()) l["message"] = {{"text", message}};
   return l;
 }
@@ -84,35 +104,33 @@ bool flow_step_from_json(const json& j, SourceLoc& loc, std::string& msg) {
   return loc.valid();
 }
 
-json thread_flow_location(const SourceLoc& loc, const std::string& msg, const std::string& root) {
-  return json{{"location", location(loc, root, msg)}};
+json thread_flow_location(const SourceLoc& loc, const std::string& msg, const SarifPaths& paths) {
+  return json{{"location", location(loc, paths, msg)}};
 }
 
-json result_for(const Finding& f, int rule_index, const std::string& root) {
+json result_for(const Finding& f, int rule_index, const SarifPaths& paths) {
   json r;
   r["ruleId"] = f.rule;
   if (rule_index >= 0) r["ruleIndex"] = rule_index;
   r["level"] = sarif_level(f.severity);
   r["message"] = {{"text", f.message.empty() ? f.rule : f.message}};
+  // The primary location is the user's line (review_location.h): code scanning keys an alert on
+  // its path and line, and an annotation lands on a diff only in the repository's own files. The
+  // generated line and the kernel come after, as a related location and properties.
+  const SourceLoc& primary = review_location(f, *paths.generated);
   json locs = json::array();
-  if (f.location.valid()) {
-    json l = location(f.location, root, "");
-    if (!f.kernel.empty() || !f.compile_id.empty()) {
-      json lg = json::array();
-      if (!f.kernel.empty()) lg.push_back({{"name", f.kernel}, {"kind", "function"}});
-      l["logicalLocations"] = lg;
-      if (lg.empty()) l.erase("logicalLocations");
-    }
+  if (primary.valid()) {
+    json l = location(primary, paths, "");
+    if (!f.kernel.empty()) l["logicalLocations"] = json::array({{{"name", f.kernel}, {"kind", "function"}}});
     locs.push_back(l);
-  } else if (!f.related.empty() && f.related.front().loc.valid()) {
-    // No generated-code location (a frame-level finding): the user source is the location.
-    locs.push_back(location(f.related.front().loc, root, ""));
   }
   r["locations"] = locs;
   json rel = json::array();
   int id = 1;
   for (const auto& rl : f.related)
-    if (rl.loc.valid()) rel.push_back(location(rl.loc, root, rl.message, id++));
+    if (rl.loc.valid() && !(rl.loc == primary)) rel.push_back(location(rl.loc, paths, rl.message, id++));
+  if (f.location.valid() && !(f.location == primary))
+    rel.push_back(location(f.location, paths, f.kernel.empty() ? "generated code" : "generated code: kernel " + f.kernel, id++));
   if (!rel.empty()) r["relatedLocations"] = rel;
 
   // Where a value flows from one place to another (a scalar produced by `.item()` and consumed by
@@ -122,16 +140,16 @@ json result_for(const Finding& f, int rule_index, const std::string& root) {
     for (const auto& s : f.evidence["flow"]) {
       SourceLoc l;
       std::string m;
-      if (flow_step_from_json(s, l, m)) steps.push_back(thread_flow_location(l, m, root));
+      if (flow_step_from_json(s, l, m)) steps.push_back(thread_flow_location(l, m, paths));
     }
   } else {
     size_t valid_related = 0;
     for (const auto& rl : f.related) valid_related += rl.loc.valid();
     if (valid_related >= 2 || (valid_related >= 1 && f.location.valid())) {
       for (const auto& rl : f.related)
-        if (rl.loc.valid()) steps.push_back(thread_flow_location(rl.loc, rl.message, root));
+        if (rl.loc.valid()) steps.push_back(thread_flow_location(rl.loc, rl.message, paths));
       if (f.location.valid())
-        steps.push_back(thread_flow_location(f.location, f.kernel.empty() ? "generated code" : "kernel " + f.kernel, root));
+        steps.push_back(thread_flow_location(f.location, f.kernel.empty() ? "generated code" : "kernel " + f.kernel, paths));
     }
   }
   if (steps.size() >= 2) r["codeFlows"] = json::array({{{"threadFlows", json::array({{{"locations", steps}}})}}});
@@ -187,6 +205,14 @@ void write_sarif(const Analysis& analysis, const std::vector<RuleDoc>& rules, st
     std::error_code ec;
     root = fs::current_path(ec).string();
   }
+  GeneratedFiles generated(analysis.ingest);
+  SarifPaths paths;
+  paths.root = root;
+  paths.generated = &generated;
+  for (const auto& c : analysis.ingest.compiles)
+    if (!c.run_dir.empty()) paths.run_dirs.push_back(c.run_dir.str() + (c.run_dir.str().back() == '/' ? "" : "/"));
+  std::sort(paths.run_dirs.begin(), paths.run_dirs.end());
+  paths.run_dirs.erase(std::unique(paths.run_dirs.begin(), paths.run_dirs.end()), paths.run_dirs.end());
   json driver;
   driver["name"] = "inductor-lint";
   driver["semanticVersion"] = opts.tool_version;
@@ -216,6 +242,7 @@ void write_sarif(const Analysis& analysis, const std::vector<RuleDoc>& rules, st
     r["fullDescription"] = {{"text", d.full_description.empty() ? shortd : d.full_description}};
     std::string md = d.markdown.empty() ? shortd : d.markdown;
     r["help"] = {{"text", md}, {"markdown", md}};
+    if (!d.help_uri.empty()) r["helpUri"] = d.help_uri;
     r["defaultConfiguration"] = {{"level", sarif_level(ri.default_severity)}};
     json props;
     json tags = json::array();
@@ -243,12 +270,12 @@ void write_sarif(const Analysis& analysis, const std::vector<RuleDoc>& rules, st
   driver["rules"] = jrules;
 
   json results = json::array();
-  for (const auto& f : analysis.findings) results.push_back(result_for(f, index.at(f.rule), root));
+  for (const auto& f : analysis.findings) results.push_back(result_for(f, index.at(f.rule), paths));
   if (opts.suppressed) {
     for (const auto& s : *opts.suppressed) {
-      json r = result_for(s.finding, index.at(s.finding.rule), root);
-      json sup{{"kind", "external"}, {"status", "accepted"}, {"justification", s.reason}};
-      if (s.suppressed_by.valid()) sup["location"] = location(s.suppressed_by, root, "");
+      json r = result_for(s.finding, index.at(s.finding.rule), paths);
+      json sup{{"kind", s.in_source ? "inSource" : "external"}, {"status", "accepted"}, {"justification", s.reason}};
+      if (s.suppressed_by.valid()) sup["location"] = location(s.suppressed_by, paths, "");
       r["suppressions"] = json::array({sup});
       results.push_back(r);
     }
@@ -265,7 +292,7 @@ void write_sarif(const Analysis& analysis, const std::vector<RuleDoc>& rules, st
     if (!d.code.empty()) n["descriptor"] = {{"id", d.code}};
     if (d.loc.valid() || !d.loc.file.empty()) {
       json pl;
-      pl["artifactLocation"] = sarif_artifact_location(d.loc.file, root);
+      pl["artifactLocation"] = paths.artifact(d.loc.file);
       if (d.loc.line > 0) pl["region"] = {{"startLine", d.loc.line}};
       n["locations"] = json::array({{{"physicalLocation", pl}}});
     }
@@ -280,6 +307,12 @@ void write_sarif(const Analysis& analysis, const std::vector<RuleDoc>& rules, st
   std::string root_uri = "file://" + percent_encode_path(fs::path(root).lexically_normal().generic_string());
   if (root_uri.back() != '/') root_uri += '/';
   run["originalUriBaseIds"] = {{"%SRCROOT%", {{"uri", root_uri}}}};
+  for (size_t i = 0; i < paths.run_dirs.size(); ++i) {
+    fs::path dir = fs::absolute(paths.run_dirs[i]).lexically_normal();
+    std::string uri = "file://" + percent_encode_path(dir.generic_string());
+    if (uri.back() != '/') uri += '/';
+    run["originalUriBaseIds"]["RUN" + std::to_string(i)] = {{"uri", uri}};
+  }
   run["invocations"] = json::array({invocation});
   run["columnKind"] = "unicodeCodePoints";
   run["results"] = results;

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/util/version.h"
 #include "analyzer/config/config.h"
 #include "analyzer/pipeline.h"
 #include "analyzer/report/rule_docs.h"
@@ -12,7 +13,7 @@
 namespace ilint {
 
 struct SarifOptions {
-  std::string tool_version = "0.1.0";
+  std::string tool_version = kToolVersion;
   // Paths under this directory are written relative to it, with uriBaseId "%SRCROOT%". Default:
   // the working directory.
   std::string source_root;

@@ -152,7 +152,9 @@ void write_text(const Analysis& a, const TextOptions& o, std::ostream& os) {
   size_t e = 0, w = 0, n = 0;
   for (const auto& f : a.findings) (f.severity == Severity::Error ? e : f.severity == Severity::Warning ? w : n)++;
   os << a.findings.size() << " finding(s): " << e << " error, " << w << " warning, " << n << " note; "
-     << a.program.compiles.size() << " compile(s) read";
+     << a.suppressed.size() << " suppressed";
+  if (a.in_baseline) os << ", " << a.in_baseline << " in the baseline";
+  os << "; " << a.program.compiles.size() << " compile(s) read";
   if (a.diags.size()) os << "; " << a.diags.sorted().size() << " input diagnostic(s)";
   os << "\n";
 }

@@ -1,9 +1,14 @@
 // The command line: formats, exit codes, --fail-on, -o, every input form of ingest.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
 
 #include "analyzer/report/formats.h"
+#include "analyzer/report/line_formats.h"
+#include "analyzer/util/version.h"
 #include "test_util.h"
 
 using namespace ilint::testing;
@@ -373,9 +378,133 @@ TEST(Cli, EveryRegisteredReportFormatIsAcceptedListedAndWrites) {
     std::string out;
     EXPECT_EQ(run_binary(fixture("s2_cuda") + " --fail-on never --format " + std::string(f.name), &out), 0) << f.name;
     EXPECT_NE(out.find("reduced-precision-scan"), std::string::npos) << f.name;
-    EXPECT_NE(help.find("  " + std::string(f.name) + " "), std::string::npos) << f.name;
+    EXPECT_NE(help.find(std::string(f.name) + ": "), std::string::npos) << f.name;
   }
   std::string out;
   EXPECT_EQ(run_command(std::string(ILINT_BINARY) + " " + fixture("s2_cuda") + " --format yaml 2>&1", &out), 2);
-  EXPECT_NE(out.find("unknown format 'yaml' (text, json, sarif, html)"), std::string::npos) << out.substr(0, 300);
+  EXPECT_NE(out.find("unknown format 'yaml' (text, concise, github, json, sarif, html)"), std::string::npos) << out.substr(0, 300);
+}
+
+// The conventions of ruff and clang-tidy (docs/cli-conventions.md): `--opt=value`, `--version`,
+// `--` before the paths, numbers that are whole numbers, the format taken from -o's extension.
+TEST(Cli, FollowsTheCommandLineConventions) {
+  std::string out;
+  ASSERT_EQ(run_binary("--version", &out), 0);
+  EXPECT_EQ(out.rfind("inductor-lint " + std::string(ilint::kToolVersion), 0), 0u) << out;
+  ASSERT_EQ(run_binary("--format=json --fail-on=never -- " + fixture("s2_cuda"), &out), 0);
+  EXPECT_EQ(nlohmann::json::parse(out)["findings"].size(), 2u);
+  for (const char* bad : {"-j 3x", "-j 0", "-j ''", "--jobs=2.5", "--timeout 3.5", "--timeout=-1", "--fail-on=warn",
+                          "--device=gpu", "--bogus"}) {
+    std::string err;
+    EXPECT_EQ(run_command(std::string(ILINT_BINARY) + " " + bad + " " + fixture("s2_cuda") + " 2>&1 >/dev/null", &err), 2)
+        << bad;
+    EXPECT_NE(err.find("inductor-lint: "), std::string::npos) << bad << ": " << err;
+  }
+  TempDir t;
+  const std::pair<const char*, const char*> by_extension[] = {
+      {"r.json", "\"findings\""}, {"r.sarif", "\"$schema\""}, {"r.html", "<!DOCTYPE html>"}, {"r.txt", "finding(s):"}};
+  for (auto [name, marker] : by_extension) {
+    auto path = (t.path / name).string();
+    EXPECT_EQ(run_binary(fixture("s2_cuda") + " --fail-on never -o " + path), 0) << name;
+    EXPECT_NE(read_all(path).find(marker), std::string::npos) << name;
+  }
+  // --format wins over the extension.
+  auto forced = (t.path / "forced.json").string();
+  EXPECT_EQ(run_binary(fixture("s2_cuda") + " --fail-on never --format concise -o " + forced), 0);
+  EXPECT_EQ(read_all(forced).find("\"findings\""), std::string::npos);
+}
+
+// Colors: --color/--no-color, then FORCE_COLOR, then NO_COLOR (as ruff orders them), then whether
+// stdout is a terminal (here it is a pipe: none).
+TEST(Cli, ColorsFollowTheFlagsThenForceColorThenNoColor) {
+  auto colored = [](const std::string& env, const std::string& flags) {
+    std::string out;
+    run_command(env + " " + std::string(ILINT_BINARY) + " " + flags + " " + fixture("s2_cuda") + " 2>/dev/null", &out);
+    return out.find("\033[") != std::string::npos;
+  };
+  EXPECT_FALSE(colored("env -u NO_COLOR -u FORCE_COLOR", ""));
+  EXPECT_TRUE(colored("env -u NO_COLOR FORCE_COLOR=1", ""));
+  EXPECT_FALSE(colored("env -u FORCE_COLOR NO_COLOR=1", ""));
+  EXPECT_TRUE(colored("env FORCE_COLOR=1 NO_COLOR=1", ""));
+  EXPECT_TRUE(colored("env -u FORCE_COLOR NO_COLOR=1", "--color"));
+  EXPECT_FALSE(colored("env -u NO_COLOR FORCE_COLOR=1", "--no-color"));
+  EXPECT_FALSE(colored("env NO_COLOR= FORCE_COLOR=", ""));  // empty values say nothing
+}
+
+// --write-baseline accepts today's findings: it says how many it wrote, prints no report and exits
+// 0; a run against the baseline then reports none and says they are in it.
+TEST(Cli, WritingABaselineSaysWhatItWroteAndSucceeds) {
+  TempDir t;
+  auto bl = (t.path / "baseline.json").string();
+  std::string out, err;
+  EXPECT_EQ(run_command(std::string(ILINT_BINARY) + " " + fixture("s2_cuda") + " --write-baseline " + bl + " 2>" +
+                            (t.path / "err").string(),
+                        &out),
+            0);
+  EXPECT_EQ(out, "");
+  err = read_all(t.path / "err");
+  EXPECT_NE(err.find("wrote 2 finding(s) to the baseline"), std::string::npos) << err;
+  EXPECT_EQ(run_binary(fixture("s2_cuda") + " --no-color --baseline " + bl, &out), 0);
+  EXPECT_NE(out.find("0 finding(s): 0 error, 0 warning, 0 note; 0 suppressed, 2 in the baseline"), std::string::npos) << out;
+  EXPECT_EQ(run_binary(fixture("s2_cuda") + " --baseline " + bl + " --format json", &out), 0);
+  EXPECT_EQ(nlohmann::json::parse(out)["summary"]["in_baseline"], 2);
+}
+
+// --statistics: one row per rule with its count (ruff's shape), in text or JSON, agreeing with the
+// findings of the full report; other formats are refused.
+TEST(Cli, StatisticsCountTheFindingsPerRule) {
+  std::string report, text, json_rows;
+  ASSERT_EQ(run_binary("--format json " + fixture("mut_foreach_flip") + " " + fixture("s2_cuda"), &report), 1);
+  std::map<std::string, int> expected;
+  const nlohmann::json doc = nlohmann::json::parse(report);
+  for (const auto& f : doc["findings"]) expected[f["rule"].get<std::string>()]++;
+  ASSERT_EQ(expected.size(), 2u);
+  EXPECT_EQ(run_binary("--statistics " + fixture("mut_foreach_flip") + " " + fixture("s2_cuda"), &text), 1);
+  for (const auto& [rule, count] : expected) {
+    std::regex row("(^|\n) +" + std::to_string(count) + "  " + rule + " +(error|warning|note) +[A-Z]");
+    EXPECT_TRUE(std::regex_search(text, row)) << rule << "\n" << text;
+  }
+  EXPECT_EQ(run_binary("--statistics --format json " + fixture("mut_foreach_flip") + " " + fixture("s2_cuda"), &json_rows), 1);
+  std::map<std::string, int> counted;
+  for (const auto& r : nlohmann::json::parse(json_rows)) counted[r["rule"].get<std::string>()] = r["count"];
+  EXPECT_EQ(counted, expected);
+  EXPECT_EQ(run_binary("--statistics --format sarif " + fixture("s2_cuda")), 2);
+}
+
+// --format github: one workflow command per finding, at the user's line, in the syntax of GitHub's
+// docs ("Workflow commands for GitHub Actions") and escaped as actions/toolkit's command.ts does
+// (message: % CR LF; properties also : and ,).
+TEST(Cli, GithubFormatIsWorkflowAnnotationsAtTheUsersLine) {
+  EXPECT_EQ(ilint::github_escape_data("50% a\r\nb:c,d"), "50%25 a%0D%0Ab:c,d");
+  EXPECT_EQ(ilint::github_escape_property("50% a\r\nb:c,d"), "50%25 a%0D%0Ab%3Ac%2Cd");
+  std::string out;
+  ASSERT_EQ(run_binary("--format github " + fixture("s2_cuda") + " " + fixture("stale_pair_a_t213"), &out), 1);
+  std::regex command(R"(^::(error|warning|notice) file=[^,:\r\n]+,line=[1-9][0-9]*(,col=[1-9][0-9]*)?,title=inductor-lint \(([a-z-]+)\)::[^\r\n]+$)");
+  int commands = 0;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("::", 0) != 0) continue;
+    ++commands;
+    std::smatch m;
+    EXPECT_TRUE(std::regex_match(line, m, command)) << line;
+    EXPECT_EQ(line.find("output_code.py"), std::string::npos) << "not at the user's line: " << line;
+  }
+  EXPECT_EQ(commands, 3);  // s2_cuda's two, stale_pair's one
+  EXPECT_NE(out.find("seed2.py,line=13"), std::string::npos) << out;
+}
+
+// Inputs named relative to the working directory (`inductor-lint torch_compile_debug trace` inside
+// a capture) are the same capture as their absolute spelling: the TORCH_TRACE log's compiles join
+// the compile folders. They were taken for a second capture, each compile read twice.
+TEST(Cli, RelativeInputsAreOneCaptureAsTheirAbsolutePaths) {
+  std::string absolute, relative;
+  const std::string capture = fixture("s2_pair_a_t213");
+  run_binary("--format json " + capture + "/torch_compile_debug " + capture + "/trace", &absolute);
+  run_command("cd " + capture + " && " + std::string(ILINT_BINARY) + " --format json torch_compile_debug trace 2>/dev/null",
+              &relative);
+  const auto a = nlohmann::json::parse(absolute), r = nlohmann::json::parse(relative);
+  EXPECT_EQ(a["compiles"].size(), 2u);
+  EXPECT_EQ(r["compiles"].size(), a["compiles"].size());
+  EXPECT_EQ(r["findings"].size(), a["findings"].size());
+  EXPECT_EQ(r["summary"], a["summary"]);
 }

@@ -1,7 +1,8 @@
-// .inductor-lint.json: discovery, parsing, diagnostics, and its effect on real findings.
+// .inductor-lint.json and pyproject.toml: discovery, parsing, diagnostics, and its effect on real findings.
 #include <gtest/gtest.h>
 
 #include "analyzer/config/config.h"
+#include "analyzer/config/inline_suppressions.h"
 #include "report_test_util.h"
 
 using namespace ilint;
@@ -217,4 +218,110 @@ TEST(ReportConfig, SuppressionWithAMistypedLineIsAnError) {
   ASSERT_TRUE(c.ok);
   EXPECT_EQ(c.suppressions[0].file, "gen:model.py");
   EXPECT_EQ(c.suppressions[0].line, 7);
+}
+
+// pyproject.toml's [tool.inductor-lint] table is a config, read as the JSON file is (its keys
+// TOML-spelled), found upward when no .inductor-lint.json is beside it; a pyproject.toml without
+// the table is not ours and the search goes on, as ruff treats [tool.ruff].
+TEST(ReportConfig, PyprojectToolTableIsAConfig) {
+  TempDir dir;
+  fs::create_directories(dir.path / "proj" / "sub");
+  write_file(dir.path / "proj" / "pyproject.toml", R"([project]
+name = "train"
+
+[tool.inductor-lint]
+fail_on = "error"
+
+[tool.inductor-lint.rules]
+reduced-precision-scan = "error"
+stale-scalar = "off"
+
+[[tool.inductor-lint.suppress]]
+rule = "*"
+location = "vendor/thirdparty.py"
+reason = "not our code"
+
+[[tool.inductor-lint.suppress]]
+rule = "reduced-precision-scan"
+location = "model/seed2.py:13"
+reason = "bf16 scan accepted"
+)");
+  std::string found = find_config_upward((dir.path / "proj" / "sub").string());
+  EXPECT_EQ(found, (dir.path / "proj" / "pyproject.toml").string());
+  DiagSink d;
+  Config c = load_config(found, d);
+  ASSERT_TRUE(c.ok) << (d.sorted().empty() ? "" : d.sorted()[0].message);
+  EXPECT_EQ(c.fail_on, "error");
+  ASSERT_EQ(c.rules.size(), 2u);
+  ASSERT_EQ(c.suppressions.size(), 2u);
+  EXPECT_EQ(c.suppressions[1].file, "model/seed2.py");
+  EXPECT_EQ(c.suppressions[1].line, 13);
+  EXPECT_EQ(c.suppressions[1].defined_at.line, 19);  // the line of its `reason`
+
+  // A pyproject.toml without the table is passed over; the JSON file wins in one folder.
+  write_file(dir.path / "proj" / "sub" / "pyproject.toml", "[project]\nname = \"x\"\n");
+  EXPECT_EQ(find_config_upward((dir.path / "proj" / "sub").string()), (dir.path / "proj" / "pyproject.toml").string());
+  write_file(dir.path / "proj" / ".inductor-lint.json", "{}");
+  EXPECT_EQ(find_config_upward((dir.path / "proj").string()), (dir.path / "proj" / ".inductor-lint.json").string());
+
+  // Errors name the file and line: broken TOML, and a value the JSON file would refuse too.
+  DiagSink bad;
+  Config broken = parse_config("p/pyproject.toml", "[tool.inductor-lint]\nfail_on = \n", bad);
+  EXPECT_FALSE(broken.ok);
+  ASSERT_FALSE(bad.sorted().empty());
+  EXPECT_EQ(bad.sorted()[0].loc.line, 2);
+  DiagSink wrong;
+  Config typo = parse_config("p/pyproject.toml", "[tool.inductor-lint.rules]\nstale-scalr = \"off\"\n", wrong);
+  EXPECT_FALSE(typo.ok);
+  ASSERT_FALSE(wrong.sorted().empty());
+  EXPECT_EQ(wrong.sorted()[0].loc.line, 2);
+  EXPECT_NE(wrong.sorted()[0].message.find("stale-scalar"), std::string::npos) << wrong.sorted()[0].message;
+}
+
+TEST(ReportConfig, InlineSuppressionCommentsParse) {
+  auto s = parse_inline_suppression("    y = x.cumsum(-1)  # inductor-lint: ignore[reduced-precision-scan] bf16 is fine here");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->rules, std::vector<std::string>{"reduced-precision-scan"});
+  EXPECT_EQ(s->reason, "bf16 is fine here");
+  s = parse_inline_suppression("z = f(x)  # noqa: E501  #inductor-lint : ignore[ a ,b ]: reason");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->rules, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(s->reason, "reason");
+  s = parse_inline_suppression("z = f(x)  # inductor-lint: ignore[*]");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->reason, "");
+  // No blanket form, no empty list, no other word, and a missing bracket is no suppression.
+  for (const char* none : {"z = f(x)  # inductor-lint: ignore", "z  # inductor-lint: ignore[]",
+                           "z  # inductor-lint: disable[a]", "z  # inductor-lint: ignore[a", "z = 'inductor-lint: ignore[a]'"})
+    EXPECT_FALSE(parse_inline_suppression(none)) << none;
+}
+
+// A finding whose user line carries `# inductor-lint: ignore[<its rule>]` is suppressed, with the
+// comment's reason, in source. The line is s2_pair_a_t213's real finding's; its text is the FX
+// graph's copy of it (the file is outside the roots given), with the comment added in the model,
+// as a program captured with the comment on that line would have it.
+TEST(ReportConfig, InlineSuppressionOnTheUsersLine) {
+  auto a = analyze_paths({fixture("s2_pair_a_t213")});
+  ASSERT_EQ(a->findings.size(), 1u);
+  const SourceLoc user = a->findings[0].related.at(0).loc;
+  TempDir elsewhere;
+  auto suppressed_with = [&](const std::string& comment) {
+    for (auto& c : a->program.compiles)
+      for (auto& n : c.fx.nodes)
+        if (n.user_loc && n.user_loc->line == user.line && n.user_loc->file == user.file)
+          n.user_code = IString(std::string(n.user_code.str().substr(0, n.user_code.str().find("  #"))) + comment);
+    std::vector<Finding> findings = a->findings;
+    UserSourceLines lines(a->program, {elsewhere.path.string()});
+    auto out = apply_inline_suppressions(findings, lines);
+    EXPECT_EQ(out.size() + findings.size(), a->findings.size());
+    return out;
+  };
+  auto hit = suppressed_with("  # inductor-lint: ignore[reduced-precision-scan] accepted: bf16 scan of 15 elements");
+  ASSERT_EQ(hit.size(), 1u);
+  EXPECT_TRUE(hit[0].in_source);
+  EXPECT_EQ(hit[0].reason, "accepted: bf16 scan of 15 elements");
+  EXPECT_EQ(hit[0].suppressed_by, user);
+  EXPECT_TRUE(suppressed_with("  # inductor-lint: ignore[stale-scalar] another rule").empty());
+  EXPECT_TRUE(suppressed_with("").empty());
+  ASSERT_EQ(suppressed_with("  # inductor-lint: ignore[*]").size(), 1u);
 }

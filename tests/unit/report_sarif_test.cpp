@@ -82,17 +82,22 @@ TEST(ReportSarif, S2CudaHasRulesResultsAndFingerprints) {
     EXPECT_EQ(r["level"], severity_name(f.severity));
     EXPECT_EQ(r["message"]["text"], f.message);
     EXPECT_EQ(r["partialFingerprints"]["inductorLint/v1"], f.fingerprint);
+    // The primary location is the user's line; the generated line is the last related location.
     ASSERT_FALSE(r["locations"].empty());
+    ASSERT_FALSE(f.related.empty());
     const json& pl = r["locations"][0]["physicalLocation"];
-    EXPECT_EQ(pl["region"]["startLine"], f.location.line);
-    EXPECT_NE(pl["artifactLocation"]["uri"].get<std::string>().find("output_code.py"), std::string::npos);
+    EXPECT_EQ(pl["region"]["startLine"], f.related[0].loc.line);
+    EXPECT_NE(pl["artifactLocation"]["uri"].get<std::string>().find("seed2.py"), std::string::npos);
     size_t valid_related = std::count_if(f.related.begin(), f.related.end(), [](auto& x) { return x.loc.valid(); });
-    if (valid_related) {
-      ASSERT_EQ(r["relatedLocations"].size(), valid_related);
-      EXPECT_EQ(r["relatedLocations"][0]["physicalLocation"]["region"]["startLine"], f.related[0].loc.line);
-      // The user source -> kernel path as a code flow.
-      EXPECT_GE(r["codeFlows"][0]["threadFlows"][0]["locations"].size(), 2u);
-    }
+    ASSERT_EQ(r["relatedLocations"].size(), valid_related);  // the others, and the generated line
+    const json& generated = r["relatedLocations"].back();
+    EXPECT_EQ(generated["physicalLocation"]["region"]["startLine"], f.location.line);
+    EXPECT_NE(generated["physicalLocation"]["artifactLocation"]["uri"].get<std::string>().find("output_code.py"),
+              std::string::npos);
+    EXPECT_EQ(generated["physicalLocation"]["artifactLocation"]["uriBaseId"], "RUN0");
+    EXPECT_NE(generated["message"]["text"].get<std::string>().find(f.kernel), std::string::npos);
+    // The user source -> kernel path as a code flow.
+    EXPECT_GE(r["codeFlows"][0]["threadFlows"][0]["locations"].size(), 2u);
   }
 }
 
@@ -206,4 +211,44 @@ TEST(ReportSarif, FingerprintsSurviveARecompile) {
   // ... and the fingerprints are the same.
   EXPECT_EQ(fb, fa);
   for (const auto& f : before.findings) EXPECT_EQ(f.fingerprint.size(), 16u);
+}
+
+// Two captures of one program (other run folders, timestamps and pids; made one after the other
+// with tools/capture.py, torch 2.13 CPU) give the same results: code scanning keys an alert on its
+// path, line and fingerprints, so a result that changed with the run folder would close every alert
+// and open a new one on each run. Only the run's metadata (originalUriBaseIds) differs.
+TEST(ReportSarif, TwoCapturesOfOneProgramGiveTheSameResults) {
+  for (const char* program : {"s2_pair", "stale_pair"}) {
+    auto a = analyze_paths({fixture(std::string(program) + "_a_t213")});
+    auto b = analyze_paths({fixture(std::string(program) + "_b_t213")});
+    ASSERT_FALSE(a->findings.empty()) << program;
+    json da = sarif_of(*a), db = sarif_of(*b);
+    const json& ra = da["runs"][0]["results"];
+    EXPECT_EQ(ra.size(), a->findings.size()) << program;
+    EXPECT_EQ(ra, db["runs"][0]["results"]) << program << "\n" << ra.dump(1).substr(0, 3000) << "\n"
+                                            << db["runs"][0]["results"].dump(1).substr(0, 3000);
+    // The captures are two runs: their run folders, written once in the run's metadata, differ.
+    EXPECT_NE(da["runs"][0]["originalUriBaseIds"]["RUN0"], db["runs"][0]["originalUriBaseIds"]["RUN0"]) << program;
+    for (const auto& r : ra) {
+      std::string uri = r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
+      EXPECT_NE(uri.find(".py"), std::string::npos) << uri;
+      EXPECT_EQ(uri.find("output_code"), std::string::npos) << "the primary location is the user's line: " << uri;
+    }
+  }
+}
+
+// Every rule's fullDescription is its doc's "What it detects" section, whole (it ended mid-sentence
+// when it was the first paragraph before a list), and helpUri points at the doc page.
+TEST(ReportSarif, RuleDescriptionsAreWholeAndLinkTheirDoc) {
+  auto a = analyze_paths({fixture("s2_cuda")});
+  json doc = sarif_of(*a);
+  for (const auto& r : doc["runs"][0]["tool"]["driver"]["rules"]) {
+    std::string id = r["id"], full = r["fullDescription"]["text"];
+    ASSERT_FALSE(full.empty()) << id;
+    EXPECT_NE(std::string(".)`").find(full.back()), std::string::npos) << id << " ends mid-sentence: ..." << full.substr(full.size() > 80 ? full.size() - 80 : 0);
+    std::string uri = r["helpUri"];
+    EXPECT_EQ(uri.rfind("file://", 0), 0u) << uri;
+    EXPECT_TRUE(fs::is_regular_file(uri.substr(7))) << uri;
+    EXPECT_NE(uri.find("/rules/" + id + ".md"), std::string::npos) << uri;
+  }
 }

@@ -1,0 +1,82 @@
+#include "analyzer/config/inline_suppressions.h"
+
+#include <algorithm>
+
+namespace ilint {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+bool consume(std::string_view& s, std::string_view word) {
+  s = trim(s);
+  if (s.substr(0, word.size()) != word) return false;
+  s.remove_prefix(word.size());
+  return true;
+}
+
+}  // namespace
+
+std::optional<InlineSuppression> parse_inline_suppression(std::string_view line) {
+  for (size_t hash = line.find('#'); hash != std::string_view::npos; hash = line.find('#', hash + 1)) {
+    std::string_view s = line.substr(hash + 1);
+    if (!consume(s, "inductor-lint") || !consume(s, ":") || !consume(s, "ignore")) continue;
+    if (s.empty() || s.front() != '[') continue;
+    size_t close = s.find(']');
+    if (close == std::string_view::npos) continue;
+    InlineSuppression out;
+    std::string_view ids = s.substr(1, close - 1);
+    while (!ids.empty()) {
+      size_t comma = ids.find(',');
+      std::string_view id = trim(ids.substr(0, comma));
+      if (!id.empty()) out.rules.emplace_back(id);
+      if (comma == std::string_view::npos) break;
+      ids.remove_prefix(comma + 1);
+    }
+    if (out.rules.empty()) continue;
+    std::string_view reason = trim(s.substr(close + 1));
+    // `ignore[x]: reason` and `ignore[x] - reason` read as `ignore[x] reason`.
+    if (!reason.empty() && (reason.front() == ':' || reason.front() == '-')) reason = trim(reason.substr(1));
+    out.reason = std::string(reason);
+    return out;
+  }
+  return std::nullopt;
+}
+
+std::vector<SuppressedFinding> apply_inline_suppressions(std::vector<Finding>& findings, UserSourceLines& lines) {
+  std::vector<SuppressedFinding> suppressed;
+  std::vector<Finding> kept;
+  for (auto& f : findings) {
+    const RelatedLocation* by = nullptr;
+    std::optional<InlineSuppression> hit;
+    for (const auto& r : f.related) {
+      if (!r.loc.valid() || r.loc.file == f.location.file) continue;
+      UserSourceLine line = lines.line(r.loc);
+      if (line.from == UserSourceLine::From::Nowhere) continue;
+      auto s = parse_inline_suppression(line.text);
+      if (s && std::any_of(s->rules.begin(), s->rules.end(), [&](const std::string& id) { return id == f.rule || id == "*"; })) {
+        by = &r;
+        hit = std::move(s);
+        break;
+      }
+    }
+    if (!by) {
+      kept.push_back(std::move(f));
+      continue;
+    }
+    SuppressedFinding sf;
+    sf.reason = hit->reason.empty() ? "inline suppression (no reason given)" : hit->reason;
+    sf.suppressed_by = by->loc;
+    sf.in_source = true;
+    sf.finding = std::move(f);
+    suppressed.push_back(std::move(sf));
+  }
+  findings = std::move(kept);
+  return suppressed;
+}
+
+}  // namespace ilint

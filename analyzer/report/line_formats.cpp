@@ -1,0 +1,74 @@
+#include "analyzer/report/line_formats.h"
+
+#include "analyzer/report/review_location.h"
+#include "analyzer/report/terminal.h"
+
+namespace ilint {
+
+namespace {
+
+// The summary both formats end with: on stdout for concise (a person reads it), as a notice
+// annotation-free line for github (a plain line in the log; workflow commands start with "::").
+void write_summary(const Analysis& a, std::ostream& os) {
+  size_t e = 0, w = 0, n = 0;
+  for (const auto& f : a.findings) (f.severity == Severity::Error ? e : f.severity == Severity::Warning ? w : n)++;
+  os << a.findings.size() << " finding(s): " << e << " error, " << w << " warning, " << n << " note; "
+     << a.suppressed.size() << " suppressed";
+  if (a.in_baseline) os << ", " << a.in_baseline << " in the baseline";
+  os << "\n";
+}
+
+}  // namespace
+
+std::string github_escape_data(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '%') out += "%25";
+    else if (c == '\r') out += "%0D";
+    else if (c == '\n') out += "%0A";
+    else out += c;
+  }
+  return out;
+}
+
+std::string github_escape_property(const std::string& s) {
+  std::string out;
+  for (char c : github_escape_data(s)) {
+    if (c == ':') out += "%3A";
+    else if (c == ',') out += "%2C";
+    else out += c;
+  }
+  return out;
+}
+
+void write_concise(const Analysis& a, const std::string& source_root, std::ostream& os) {
+  GeneratedFiles generated(a.ingest);
+  for (const auto& f : a.findings) {
+    const SourceLoc& at = review_location(f, generated);
+    os << terminal_safe(path_under_root(at.file.str(), source_root));
+    if (at.line > 0) os << ":" << at.line;
+    if (at.line > 0 && at.column > 0) os << ":" << at.column;
+    os << ": " << severity_name(f.severity) << ": " << terminal_safe(f.message) << " [" << f.rule << "]\n";
+  }
+  write_summary(a, os);
+}
+
+void write_github(const Analysis& a, const std::string& source_root, std::ostream& os) {
+  GeneratedFiles generated(a.ingest);
+  for (const auto& f : a.findings) {
+    const SourceLoc& at = review_location(f, generated);
+    // GitHub has error, warning and notice; a note is a notice.
+    const char* level = f.severity == Severity::Error ? "error" : f.severity == Severity::Warning ? "warning" : "notice";
+    os << "::" << level << " ";
+    if (at.valid()) {
+      os << "file=" << github_escape_property(path_under_root(at.file.str(), source_root)) << ",line=" << at.line;
+      if (at.column > 0) os << ",col=" << at.column;
+      os << ",";
+    }
+    os << "title=" << github_escape_property("inductor-lint (" + f.rule + ")") << "::" << github_escape_data(f.message)
+       << "\n";
+  }
+  write_summary(a, os);
+}
+
+}  // namespace ilint
