@@ -160,3 +160,44 @@ def test_localize_names_the_kernel(live, name):
             assert worst["compiled_vs_fp64"]["rmse"] > worst["multiplier"] * worst["eager_vs_fp64"]["rmse"]
         else:
             assert not worst["allclose"] and worst["compiled_vs_fp64"]["rmse"] <= worst["eager_vs_fp64"]["rmse"]
+
+
+def test_inline_suppression_on_the_users_line(python, tmp_path):
+    """seed 2's program with `# inductor-lint: ignore[reduced-precision-scan] <reason>` on the
+    cumulative_trapezoid line, captured: the finding is suppressed in source with that reason, read
+    from the file (the program is under the source root) and, with the source root elsewhere, from the
+    FX graph's copy of the line (the capture was made with the comment in place). Without the comment
+    the same program is reported (seed2_cumtrapz_bf16 in test_findings)."""
+    reason = "bf16 scan accepted in the live suite"
+    src = open(os.path.join(ROOT, "tools", "capture_scripts", "seed2.py")).read()
+    marker = "torch.cumulative_trapezoid(y, x, dim=-1)"
+    assert src.count(marker) == 1
+    program = tmp_path / "seed2_inline.py"
+    program.write_text(src.replace(marker, marker + "  # inductor-lint: ignore[reduced-precision-scan] " + reason))
+    capture = tmp_path / "capture"
+    r = subprocess.run([python, os.path.join(ROOT, "tools", "capture.py"), "--python", python, "--name", "inline",
+                        "--out", str(capture), "--force", "--output-code", "--env", "TORCHINDUCTOR_COMPILE_THREADS=1",
+                        str(program), "cpu"], capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stderr[-2000:]
+
+    def report(source_root):
+        out = subprocess.run([BIN, str(capture / "inline"), "--format", "json", "--source-root", source_root],
+                             capture_output=True, text=True, timeout=600)
+        assert out.returncode == 0, (out.returncode, out.stderr[-2000:])  # suppressed: nothing to fail on
+        return json.loads(out.stdout)
+
+    for root in (str(tmp_path), str(capture / "inline" / "torch_compile_debug")):
+        rep = report(root)
+        assert rep["findings"] == [], root
+        assert rep["summary"]["suppressed"] == 1, root
+        s = rep["suppressed"][0]
+        assert s["rule"] == "reduced-precision-scan"
+        assert s["suppression"] == {"kind": "inline", "reason": reason,
+                                    "location": {"file": str(program), "line": src[:src.index(marker)].count("\n") + 1,
+                                                 "column": 0}}, s["suppression"]
+    # SARIF says the same, as an in-source suppression.
+    sarif = subprocess.run([BIN, str(capture / "inline"), "--format", "sarif", "--source-root", str(tmp_path)],
+                           capture_output=True, text=True, timeout=600)
+    results = json.loads(sarif.stdout)["runs"][0]["results"]
+    assert [r_["suppressions"][0]["kind"] for r_ in results] == ["inSource"]
+    assert results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "seed2_inline.py"
