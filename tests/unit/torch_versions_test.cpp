@@ -239,3 +239,19 @@ TEST(TorchVersions, Cuda211AgainstCpu213) {
     EXPECT_EQ(a, b) << p.cuda_211 << " against " << p.cpu_213;
   }
 }
+
+// Forms torch 2.14 writes that the release archives' programs do not reach (tools/capture_scripts/
+// int_forms.py, captured with torch 2.14.1 CPU): signed integer + and * through std::make_unsigned_t
+// (int_uint8_any_t214) and the vector of logical indices argmin_combine_vec takes over a permuted
+// input (int_argmin_t_t214). Each kernel is read whole, with no input diagnostic.
+TEST(TorchVersions, Torch214KernelFormsAreReadWhole) {
+  for (const char* name : {"int_uint8_any_t214", "int_argmin_t_t214"}) {
+    ilint::Analysis a;
+    run_analysis({fixture(name)}, a);
+    ASSERT_EQ(a.coverage.compiles.size(), 1u) << name;
+    const auto& c = a.coverage.compiles[0];
+    EXPECT_EQ(c.kernels, 1u) << name;
+    EXPECT_EQ(c.kernels_fully_read, c.kernels) << name;
+    for (const auto& d : a.diags.sorted()) ADD_FAILURE() << name << ": " << d.code << " " << d.message;
+  }
+}
