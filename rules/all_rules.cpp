@@ -18,6 +18,7 @@ std::unique_ptr<Rule> make_output_aliases_input();
 std::unique_ptr<Rule> make_unmasked_atomic();
 std::unique_ptr<Rule> make_index_overflow();
 std::unique_ptr<Rule> make_rounding_before_compare();
+std::unique_ptr<Rule> make_output_dtype_mismatch();
 
 void register_all_rules() {
   static std::once_flag once;
@@ -35,6 +36,7 @@ void register_all_rules() {
     r.add("unmasked-atomic", make_unmasked_atomic);
     r.add("index-overflow", make_index_overflow);
     r.add("rounding-before-compare", make_rounding_before_compare);
+    r.add("output-dtype-mismatch", make_output_dtype_mismatch);
   });
 }
 

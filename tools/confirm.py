@@ -327,9 +327,18 @@ def compare_one(torch, eager, compiled, fp64, tol):
     if e.shape != c.shape:
         r.update(agree=False, judgement="compiled-worse", note="shape mismatch %s vs %s" % (list(e.shape), list(c.shape)))
         return r
+    if e.dtype != c.dtype:
+        r["compiled_dtype"] = str(c.dtype).replace("torch.", "")
     if not (e.is_floating_point() or e.is_complex()):
-        ok = bool(torch.equal(e, c))
-        r.update(agree=ok, judgement="agree" if ok else "compiled-worse", note="exact comparison (not floating)")
+        # Integers and booleans: equal or not, and of eager's dtype or not (a uint8 result that the
+        # compiled graph returns as int64 does not wrap where eager's does).
+        same_values = bool(torch.equal(e.to(torch.int64), c.to(torch.int64))) if not c.is_floating_point() else False
+        ok = same_values and e.dtype == c.dtype
+        r["mismatched"] = int((e.to(torch.int64) != c.to(torch.int64)).sum()) if not c.is_floating_point() else e.numel()
+        note = "exact comparison (not floating)"
+        if e.dtype != c.dtype:
+            note += "; dtype %s compiled, %s eager" % (r["compiled_dtype"], r["dtype"])
+        r.update(agree=ok, judgement="agree" if ok else "compiled-worse", note=note, exact=True)
         return r
     allclose = bool(torch.allclose(e.float(), c.float(), atol=tol, rtol=tol, equal_nan=True))
     fin = torch.isfinite(e) & torch.isfinite(c)
@@ -529,15 +538,22 @@ def run_graph(req, torch):
             if worst is None or o["eager_vs_compiled"]["max_abs"] > worst["eager_vs_compiled"]["max_abs"]:
                 worst = dict(o, seed=s["seed"])
     reason = "no-fp64-reference" if verdict == "skipped" else None
-    detail = describe_graph_verdict(verdict, worst)
+    detail = describe_graph_verdict(verdict, worst, per_seed)
     return answer(req, "graph", verdict, reason, detail, runnable=runnable, device=device,
                   environment=environment(torch, device), config_lines=configs, config_errors=config_errors,
                   compile_path="make_fx+compile_fx_inner", fp64_reference=fp64_mode, notes=notes,
                   seeds=per_seed, worst=worst, timing_s={k: round(v, 4) for k, v in timing.items()})
 
 
-def describe_graph_verdict(verdict, worst):
+def describe_graph_verdict(verdict, worst, per_seed=()):
     if worst is None:
+        # Integer and boolean outputs are compared exactly: name the first that differs.
+        for s in per_seed:
+            for o in s["outputs"]:
+                if o.get("exact") and not o.get("agree"):
+                    return "compiled differs from eager exactly: %s %d, %s eager, %s compiled, %d of %d elements differ (seed %d)" % (
+                        o.get("role", "output"), o["index"], o.get("dtype"), o.get("compiled_dtype", o.get("dtype")),
+                        o.get("mismatched", 0), o.get("numel", 0), s["seed"])
         return "no floating outputs compared"
     ev = worst.get("eager_vs_fp64", {}).get("rmse")
     cv = worst.get("compiled_vs_fp64", {}).get("rmse")

@@ -84,6 +84,12 @@ PROGRAMS = [
     # maximum, 46 infinities in 1 / count; eager none). localize names the kernel (integers: exact).
     Program("rounding_compare", "rounding_compare.py", ["cpu"], localize="divergent",
             expect=[Expect("rounding-before-compare", "error", "count = (scaled == maximum).sum(-1)", "inference")]),
+    # pytorch#198081's family: `torch.any(x) * 200 + 100` on uint8; eager's result is uint8 (300 wraps
+    # to 44), the compiled graph allocates its output as int64 and returns 300. Graph-mode confirm
+    # compares integer outputs exactly and their dtypes: confirmed.
+    Program("output_dtype_uint8", "int_forms.py", ["uint8_any"], confirm="graph",
+            expect=[Expect("output-dtype-mismatch", "error", "return torch.any(x) * 200 + 100", "inference",
+                           "confirmed")]),
     # Clean programs: no warning and no error.
     Program("clean_mlp", "clean_mlp.py", ["cpu"], expect=[]),
     Program("clean_foreach_flip_safe", "mutation.py", ["foreach_flip", "cpu", "safe"], expect=[], localize="ok"),
@@ -91,4 +97,6 @@ PROGRAMS = [
     Program("clean_index_overflow_safe", "index_overflow.py", ["cpu", "11", "1e9", "safe"], expect=[], localize="ok"),
     # The same tie count in float32: nothing to round.
     Program("clean_rounding_compare_safe", "rounding_compare.py", ["cpu", "safe"], expect=[]),
+    # torch.all instead of torch.any: the compiled output stays uint8 (44 both).
+    Program("clean_uint8_all", "int_forms.py", ["uint8_all"], expect=[]),
 ]
