@@ -121,7 +121,7 @@ TEST(InplaceReadAfterWrite, DerivedShiftedViewOfTheSameBuffer) {
   EXPECT_EQ(fs_[0]->evidence["store"]["offset"], 0);
   int64_t r = fs_[0]->evidence["reader"]["xindex"], w = fs_[0]->evidence["writer"]["xindex"];
   EXPECT_EQ(w, r + 1);
-  EXPECT_NE(fs_[0]->message.find("are the same memory"), std::string::npos);
+  EXPECT_NE(message_and_notes(*fs_[0]).find("are the same memory"), std::string::npos) << message_and_notes(*fs_[0]);
 }
 
 // Derived: a load of the same buffer outside everything the launch stores (elements 128.. of a

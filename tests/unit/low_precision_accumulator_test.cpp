@@ -11,9 +11,11 @@
 #include "analyzer/cpp/clang/clang_reader.h"
 #include "analyzer/pipeline.h"
 #include "analyzer/rule.h"
+#include "test_util.h"
 
 namespace fs = std::filesystem;
 using namespace ilint;
+using ilint::testing::message_and_notes;
 
 namespace {
 
@@ -106,8 +108,8 @@ TEST(LowPrecisionAccumulator, DerivedBf16AccumulatorFromRealKernel) {
   EXPECT_EQ(f.kernel, kBackwardSum);
   EXPECT_EQ(f.severity, Severity::Warning);
   EXPECT_NE(f.message.find("accumulates in bf16"), std::string::npos) << f.message;
-  EXPECT_NE(f.message.find("n = 40"), std::string::npos) << f.message;
-  EXPECT_NE(f.message.find("40 * 2^-8 = 0.156"), std::string::npos) << f.message;
+  EXPECT_NE(message_and_notes(f).find("n = 40"), std::string::npos) << message_and_notes(f);
+  EXPECT_NE(message_and_notes(f).find("40 * 2^-8 = 0.156"), std::string::npos) << message_and_notes(f);
   EXPECT_EQ(f.evidence["length"], 40);
   EXPECT_DOUBLE_EQ(f.evidence["error_bound"].get<double>(), 40.0 / 256.0);
   EXPECT_EQ(f.evidence["backend"], "cpp");
@@ -156,7 +158,7 @@ TEST(LowPrecisionAccumulator, TritonComputeDtypeIsUsedWhenNoAccumulatorType) {
   auto fs_ = run_rule(p);
   ASSERT_EQ(fs_.size(), 1u);
   EXPECT_TRUE(fs_[0].evidence["error_bound"].is_null());
-  EXPECT_NE(fs_[0].message.find("n = r0_numel"), std::string::npos) << fs_[0].message;
+  EXPECT_NE(message_and_notes(fs_[0]).find("n = r0_numel"), std::string::npos) << message_and_notes(fs_[0]);
 }
 
 // Through the whole pipeline (ingest, output_code.py parser, Triton/C++ readers): the real
