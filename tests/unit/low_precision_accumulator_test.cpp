@@ -15,6 +15,7 @@
 
 namespace fs = std::filesystem;
 using namespace ilint;
+using ilint::testing::expect_headline_with_notes;
 using ilint::testing::message_and_notes;
 
 namespace {
@@ -107,6 +108,7 @@ TEST(LowPrecisionAccumulator, DerivedBf16AccumulatorFromRealKernel) {
   const Finding& f = fs_[0];
   EXPECT_EQ(f.kernel, kBackwardSum);
   EXPECT_EQ(f.severity, Severity::Warning);
+  expect_headline_with_notes(f);
   EXPECT_NE(f.message.find("accumulates in bf16"), std::string::npos) << f.message;
   EXPECT_NE(message_and_notes(f).find("n = 40"), std::string::npos) << message_and_notes(f);
   EXPECT_NE(message_and_notes(f).find("40 * 2^-8 = 0.156"), std::string::npos) << message_and_notes(f);
@@ -134,6 +136,7 @@ TEST(LowPrecisionAccumulator, DerivedFp16ScalarAccumulatorUsesFp16Roundoff) {
   auto fs_ = run_rule(p);
   ASSERT_EQ(fs_.size(), 1u);
   EXPECT_NE(fs_[0].message.find("f16"), std::string::npos);
+  expect_headline_with_notes(fs_[0]);
   EXPECT_DOUBLE_EQ(fs_[0].evidence["error_bound"].get<double>(), 40.0 / 2048.0);
 }
 
@@ -159,6 +162,7 @@ TEST(LowPrecisionAccumulator, TritonComputeDtypeIsUsedWhenNoAccumulatorType) {
   ASSERT_EQ(fs_.size(), 1u);
   EXPECT_TRUE(fs_[0].evidence["error_bound"].is_null());
   EXPECT_NE(message_and_notes(fs_[0]).find("n = r0_numel"), std::string::npos) << message_and_notes(fs_[0]);
+  expect_headline_with_notes(fs_[0]);
 }
 
 // Through the whole pipeline (ingest, output_code.py parser, Triton/C++ readers): the real

@@ -87,6 +87,7 @@ TEST(StaleScalar, FiresOnDerivedUnpinnedS1Cuda) {
     user_use |= r.loc.line == 15 && r.message.find("addcdiv_") != std::string::npos;
   EXPECT_TRUE(user_use);
   EXPECT_NE(message_and_notes(f).find("no guard of that compile pins the scalar"), std::string::npos);
+  expect_headline_with_notes(f);  // the unpinned case: no real capture gives it
   EXPECT_NE(f.fix.find("capture_scalar_outputs = True"), std::string::npos);
   // Without pins there is no per-value specialization to report.
   EXPECT_TRUE(by_rule(*a, "scalar-recompile").empty());

@@ -125,6 +125,16 @@ inline std::string message_and_notes(const Finding& f) {
   return s;
 }
 
+// A finding's message is a headline: one line, at most kHeadlineMaxBytes, with the detail in its
+// notes. finding_message_test.cpp checks every finding of the fixtures; the experimental rules fire
+// only on derived inputs, whose tests check theirs with this.
+inline void expect_headline_with_notes(const Finding& f) {
+  EXPECT_FALSE(f.message.empty()) << f.rule;
+  EXPECT_LE(f.message.size(), kHeadlineMaxBytes) << f.message;
+  EXPECT_EQ(f.message.find('\n'), std::string::npos) << f.message;
+  EXPECT_FALSE(f.notes.empty()) << f.message;
+}
+
 // One whole analysis of `paths` at `jobs` threads as text: the files read, every compile's model
 // and the Dynamo model (the --dump-model text), every diagnostic and every finding. For comparing
 // two ways of reading. `fit`: `jobs` is an upper bound (-j auto).
