@@ -20,10 +20,18 @@ struct RelatedLocation {
   std::string message;  // "user source: torch.cumulative_trapezoid(y, x, dim=-1)"
 };
 
+// A finding's `message` is its headline: one line of at most this many bytes saying what goes wrong,
+// where (the user's op, FX node or function) and why it matters, short enough for a terminal line or
+// a table cell; everything else the rule has to say goes to `notes`.
+inline constexpr size_t kHeadlineMaxBytes = 120;
+
 struct Finding {
   std::string rule;          // rule id, "reduced-precision-scan"
   Severity severity = Severity::Warning;
-  std::string message;
+  std::string message;       // the headline (kHeadlineMaxBytes)
+  // The detail sentences that follow the headline, in order: the numbers, node names, index points
+  // and bounds behind the claim. The reports print them under the headline.
+  std::vector<std::string> notes;
   SourceLoc location;        // generated code: the kernel line or the fallback call
   std::vector<RelatedLocation> related;  // user source first
   std::string compile_id;    // Compile::id the finding is about (empty for frame-level findings)
@@ -44,6 +52,25 @@ struct SuppressedFinding {
   SourceLoc suppressed_by;  // the config entry, or the user's line that carries the comment
   bool in_source = false;   // by a `# inductor-lint: ignore[...]` comment (config/inline_suppressions.h)
 };
+
+// One piece of a headline: the rule's own words, or (input_text) a name taken from the input: a
+// function, a scalar, a line of user code, of any length.
+struct HeadlinePiece {
+  HeadlinePiece(std::string t) : text(std::move(t)) {}  // NOLINT: the rule's own words
+  HeadlinePiece(const char* t) : text(t) {}             // NOLINT
+  std::string text;
+  bool from_input = false;
+};
+inline HeadlinePiece input_text(std::string s) {
+  HeadlinePiece p(std::move(s));
+  p.from_input = true;
+  return p;
+}
+
+// The pieces joined into a headline. Where the whole would pass kHeadlineMaxBytes, the longest pieces
+// taken from the input lose their middle to "..." (at UTF-8 character boundaries, never below a dozen
+// bytes) until it fits: the rule's notes carry those names whole.
+std::string fit_headline(const std::vector<HeadlinePiece>& pieces);
 
 // Computes fingerprints and sorts findings deterministically.
 void finalize_findings(std::vector<Finding>& findings);

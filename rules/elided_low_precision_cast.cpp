@@ -154,15 +154,15 @@ class ElidedLowPrecisionCast : public Rule {
     f.kernel = k->name;
     f.severity = Severity::Warning;
     f.location = k->body_loc.line ? k->body_loc : k->def_loc;
-    std::ostringstream msg;
-    msg << "explicit cast to " << dtype_name(d) << " (" << short_loc(n) << ", " << c.graph_kind << " graph): `"
-        << n.name << "` = " << op_short_name(n.target) << "(" << dtype_name(src) << " -> " << dtype_name(d)
-        << ") is fused into `" << k->name << "`, which keeps it in f32 and never rounds it to " << dtype_name(d)
-        << " (no cast to " << dtype_name(d) << ", not stored to a " << dtype_name(d)
-        << " buffer): eager rounds there, compiled does not, so results differ from eager.";
+    const std::string to = dtype_name(d);
+    f.message = fit_headline({"explicit cast to " + to + " (", input_text(short_loc(n)),
+                              ", " + c.graph_kind + " graph) is fused and never rounded: compiled results differ from eager"});
+    f.notes.push_back("`" + n.name.str() + "` = " + op_short_name(n.target) + "(" + dtype_name(src) + " -> " + to +
+                      ") is fused into `" + k->name + "`, which keeps it in f32 and never rounds it to " + to +
+                      " (no cast to " + to + ", not stored to a " + to + " buffer).");
+    f.notes.push_back("Eager rounds there, compiled does not.");
     bool scan = feeds_scan(c.fx, n.name);
-    if (scan) msg << " (The value feeds a cumulative reduction: reduced-precision-scan reports the scan.)";
-    f.message = msg.str();
+    if (scan) f.notes.push_back("The value feeds a cumulative reduction: reduced-precision-scan reports the scan.");
     f.fix = "For parity with eager set torch._inductor.config.emulate_precision_casts = True "
             "(TORCHINDUCTOR_EMULATE_PRECISION_CASTS=1), which keeps the rounding in fused kernels. If the cast was "
             "only meant to save memory, nothing to do: compiled is the more precise side.";
@@ -197,16 +197,18 @@ class ElidedLowPrecisionCast : public Rule {
     f.kernel = k ? k->name : "";
     f.severity = Severity::Warning;
     f.location = first.def_loc;
-    std::ostringstream msg;
-    msg << "explicit cast to " << dtype_name(d) << " (" << short_loc(first) << ", " << c.graph_kind
-        << " graph) is not in the graph Inductor compiled: the line's nodes (";
+    const std::string to = dtype_name(d);
+    f.message = fit_headline({"explicit cast to " + to + " (", input_text(short_loc(first)),
+                              ", " + c.graph_kind + " graph) is not in the compiled graph, so its rounding never happens"});
+    std::ostringstream nodes_note;
+    nodes_note << "The cast is not in the graph Inductor compiled: the line's nodes (";
     for (size_t i = 0; i < nodes.size() && i < 6; ++i)
-      msg << (i ? ", " : "") << "`" << nodes[i]->name << "` " << dtype_name(nodes[i]->meta.dtype);
-    if (nodes.size() > 6) msg << ", ...";
-    msg << ") and their inputs carry no " << dtype_name(d)
-        << " value, so the rounding the code asks for never happens (a round trip such as .to(" << dtype_name(d)
-        << ").float() is removed by the pointless_convert graph pass; emulate_precision_casts does not restore it).";
-    f.message = msg.str();
+      nodes_note << (i ? ", " : "") << "`" << nodes[i]->name << "` " << dtype_name(nodes[i]->meta.dtype);
+    if (nodes.size() > 6) nodes_note << ", ...";
+    nodes_note << ") and their inputs carry no " << to << " value, so the rounding the code asks for never happens.";
+    f.notes.push_back(nodes_note.str());
+    f.notes.push_back("A round trip such as .to(" + to + ").float() is removed by the pointless_convert graph pass; "
+                      "emulate_precision_casts does not restore it.");
     f.fix = "If the rounding matters (quantization emulation, matching a bf16 model), make it observable to the "
             "compiler: round with an op that is not a dtype conversion chain, or keep the bf16 tensor as a graph "
             "output; otherwise accept that compiled is the more precise side. Run `inductor-lint confirm` to measure.";

@@ -94,12 +94,16 @@ class IndexOverflow : public Rule {
     f.compile_id = c.id;
     f.kernel = k.name;
     std::string s = std::to_string(step);
-    f.message = "`" + k.name + "` (" + c.graph_kind + " graph) computes `" + mul.name.str() + "` (int64 in eager: an arange of " +
-                std::to_string(length) + " values times " + s + ") with the vectorized `arange(base, " + s +
-                ")`, whose lane offsets `i * " + s + "` are 32-bit ints: with " + std::to_string(lanes) +
-                " or more lanes a vector (4 on NEON, 8 on AVX2, 16 on AVX-512) they reach " +
-                std::to_string(lanes - 1) + " x " + s + " = " + std::to_string((lanes - 1) * step) +
-                ", past 2^31 - 1, and wrap; eager computes every value in 64 bits.";
+    f.message = fit_headline({"int64 `", input_text(mul.name.str()), "` = arange * " + s +
+                              " wraps in 32-bit vector lane offsets: compiled values differ from eager"});
+    f.notes = {"`" + k.name + "` (" + c.graph_kind + " graph) computes `" + mul.name.str() +
+                   "` (int64 in eager: an arange of " + std::to_string(length) + " values times " + s +
+                   ") with the vectorized `arange(base, " + s + ")`.",
+               "Its lane offsets `i * " + s + "` are 32-bit ints: with " + std::to_string(lanes) +
+                   " or more lanes a vector (4 on NEON, 8 on AVX2, 16 on AVX-512) they reach " +
+                   std::to_string(lanes - 1) + " x " + s + " = " + std::to_string((lanes - 1) * step) +
+                   ", past 2^31 - 1, and wrap.",
+               "Eager computes every value in 64 bits."};
     f.location = k.def_loc;
     if (arange.loc.line > 0) f.location = SourceLoc{k.def_loc.file, arange.loc.line, arange.loc.column};
     if (mul.user_loc) f.related.push_back({*mul.user_loc, "user source: " + mul.user_code.str()});

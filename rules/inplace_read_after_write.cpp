@@ -379,25 +379,37 @@ class InplaceReadAfterWrite : public Rule {
     bool caller_owned = rb && rb->is_graph_input;
     std::string what = caller_owned ? "graph input `" + root + "`" : "buffer `" + root + "`";
 
-    std::ostringstream msg;
-    msg << "`" << k.name << "` (" << c.graph_kind << " graph) writes " << what << " through `" << st.acc->ptr
-        << "` at [" << st.acc->index << "] and, in the same launch, reads it through `" << ld.acc->ptr << "` at ["
-        << ld.acc->index << "]";
-    if (ld.bind->buf.chain.size() > 1 || st.bind->buf.chain.size() > 1 || ld.bind->arg != st.bind->arg)
-      msg << " (launch arguments `" << ld.bind->arg << "` and `" << st.bind->arg << "` are the same memory)";
-    msg << ". ";
+    // Headline: the memory and what the overlap does; the kernel, pointers, indices and the index
+    // points that overlap go to the notes.
+    std::vector<HeadlinePiece> headline = {"one launch writes " + std::string(caller_owned ? "graph input `" : "buffer `"),
+                                           input_text(root)};
     if (v.witness)
-      msg << "Index point " << point_text(v.reader) << " loads element " << v.element << ", which point "
-          << point_text(v.writer) << " stores (its own store goes to element " << v.reader_own
-          << "): the value read depends on whether that store has happened, so compiled results differ from eager.";
+      headline.push_back("` and reads elements it also stores: compiled results differ from eager");
     else if (v.in_range)
-      msg << "Index point " << point_text(v.reader) << " loads element " << v.element
-          << ", inside the range this launch stores, but stores element " << v.reader_own
-          << ": the value read may already be overwritten.";
+      headline.push_back("` and reads inside the range it stores: the value read may already be overwritten");
     else
-      msg << "The load and store index expressions differ and could not be evaluated; the value read may already "
-             "be overwritten.";
-    f.message = msg.str();
+      headline.push_back("` and reads it at another index: the value read may already be overwritten");
+    f.message = fit_headline(headline);
+    std::ostringstream access;
+    access << "`" << k.name << "` (" << c.graph_kind << " graph) writes " << what << " through `" << st.acc->ptr
+           << "` at [" << st.acc->index << "] and, in the same launch, reads it through `" << ld.acc->ptr << "` at ["
+           << ld.acc->index << "].";
+    f.notes.push_back(access.str());
+    if (ld.bind->buf.chain.size() > 1 || st.bind->buf.chain.size() > 1 || ld.bind->arg != st.bind->arg)
+      f.notes.push_back("Launch arguments `" + ld.bind->arg + "` and `" + st.bind->arg + "` are the same memory.");
+    std::ostringstream overlap;
+    if (v.witness)
+      overlap << "Index point " << point_text(v.reader) << " loads element " << v.element << ", which point "
+              << point_text(v.writer) << " stores (its own store goes to element " << v.reader_own
+              << "): the value read depends on whether that store has happened, so compiled results differ from eager.";
+    else if (v.in_range)
+      overlap << "Index point " << point_text(v.reader) << " loads element " << v.element
+              << ", inside the range this launch stores, but stores element " << v.reader_own
+              << ": the value read may already be overwritten.";
+    else
+      overlap << "The load and store index expressions differ and could not be evaluated; the value read may already "
+                 "be overwritten.";
+    f.notes.push_back(overlap.str());
     f.fix = "Make the operand that reads the buffer a separate tensor before the in-place write "
             "(`torch._foreach_add_([x], [x.flip(0).clone()])`), or write out of place (`x = x + x.flip(0)`), so the "
             "read and the write are different memory. Run `inductor-lint confirm` to compare eager and compiled.";

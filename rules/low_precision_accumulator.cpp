@@ -62,9 +62,10 @@ class LowPrecisionAccumulator : public Rule {
     f.kernel = k.name;
     f.location = r.loc.valid() ? r.loc : k.def_loc;
     std::string acc_name = r.result_var.empty() ? "the accumulator" : "'" + r.result_var + "'";
-    std::ostringstream msg;
-    msg << what << " (" << combine << ") in " << k.name << " accumulates in " << dtype_name(acc) << " ("
-        << acc_name << "): ";
+    const std::string dt = dtype_name(acc);
+    std::vector<HeadlinePiece> headline = {what + " (", input_text(combine), ") accumulates in " + dt + " (",
+                                           input_text(acc_name), "): "};
+    f.notes.push_back("The " + what + " is computed in `" + k.name + "`.");
     nlohmann::json ev;
     ev["backend"] = backend;
     ev["kernel"] = k.name;
@@ -80,17 +81,19 @@ class LowPrecisionAccumulator : public Rule {
       double bound = static_cast<double>(r.length) * u;
       ev["length"] = r.length;
       ev["error_bound"] = bound;
-      msg << "over n = " << r.length << " terms the relative error bound n*u = " << r.length << " * "
-          << roundoff_text(u) << " = " << fmt(bound);
-      if (bound >= 1.0) msg << " (no correct digit guaranteed)";
+      headline.push_back("relative error bound " + fmt(bound) + " over " + std::to_string(r.length) + " terms");
+      f.notes.push_back("Over n = " + std::to_string(r.length) + " terms the relative error bound n*u = " +
+                        std::to_string(r.length) + " * " + roundoff_text(u) + " = " + fmt(bound) +
+                        (bound >= 1.0 ? " (no correct digit guaranteed)." : "."));
     } else {
       ev["length"] = nullptr;
       ev["length_expr"] = r.length_expr;
       ev["error_bound"] = nullptr;
-      msg << "the relative error bound is n*u = n * " << roundoff_text(u)
-          << (r.length_expr.empty() ? "" : " with n = " + r.length_expr);
+      headline.push_back("relative error bound n * " + roundoff_text(u) + " grows with its length n");
+      f.notes.push_back("The relative error bound is n*u = n * " + roundoff_text(u) +
+                        (r.length_expr.empty() ? "." : " with n = " + r.length_expr + "."));
     }
-    f.message = msg.str();
+    f.message = fit_headline(headline);
     f.evidence = ev;
 
     // User source: the FX nodes the kernel computes, through the compile's FX graph.

@@ -92,14 +92,17 @@ class MutatedArgNeverStored : public Rule {
       if (!reported.insert(key).second) continue;
       Finding f = base(c, k, l);
       f.location = k.body_loc.line ? k.body_loc : k.def_loc;
-      std::ostringstream msg;
-      msg << "`" << k.name << "` (" << c.graph_kind << " graph) declares `" << p << "` mutated ("
-          << (is_in_out(p) ? "an in_out_ptr" : "in mutated_arg_names") << "), but no store writes it";
+      f.message = fit_headline({"`", input_text(p),
+                                "` is declared mutated but never stored: an in-place update the graph expects may be missing"});
+      std::ostringstream effects;
+      effects << "`" << k.name << "` (" << c.graph_kind << " graph) declares `" << p << "` mutated ("
+              << (is_in_out(p) ? "an in_out_ptr" : "in mutated_arg_names") << "), but no store writes it";
       if (!b.buf.root.empty())
-        msg << ", nor any other argument bound to `" << b.buf.root << "` in this launch (argument `" << b.arg << "`)";
-      msg << ". The kernel's declared effects do not match its body: an in-place update the graph expects may be "
-             "missing, or the autotuner clones memory for nothing.";
-      f.message = msg.str();
+        effects << ", nor any other argument bound to `" << b.buf.root << "` in this launch (argument `" << b.arg << "`)";
+      effects << ".";
+      f.notes.push_back(effects.str());
+      f.notes.push_back("The kernel's declared effects do not match its body: an in-place update the graph expects may be "
+                        "missing, or the autotuner clones memory for nothing.");
       f.fix = "Compare the kernel with the FX graph's copy_/in-place nodes; if the update is expected, report an "
               "Inductor bug with this output_code.py. Run `inductor-lint confirm` to check the mutated input after the "
               "call.";
@@ -126,14 +129,17 @@ class MutatedArgNeverStored : public Rule {
       Finding f = base(c, k, l);
       const MemAccess* st = first_store(k, p);
       f.location = st ? st->loc : k.def_loc;
-      std::ostringstream msg;
-      msg << "`" << k.name << "` (" << c.graph_kind << " graph) stores through `" << p << "` into "
-          << (caller_owned ? "graph input `" + b.buf.root + "`" : "its in_out_ptr `" + b.buf.root + "`")
-          << ", but `" << p << "` is missing from mutated_arg_names [";
-      for (size_t i = 0; i < k.mutated_args.size(); ++i) msg << (i ? ", " : "") << k.mutated_args[i];
-      msg << "]. The autotuner clones only the listed arguments before trying configs, so each config it benchmarks "
-             "writes the caller's memory again.";
-      f.message = msg.str();
+      const std::string target = caller_owned ? "graph input `" + b.buf.root + "`" : "its in_out_ptr `" + b.buf.root + "`";
+      f.message = fit_headline({"`", input_text(p), "` stores into " + std::string(caller_owned ? "graph input" : "an in_out_ptr") +
+                                " but is not in mutated_arg_names: autotuning writes the caller's memory again"});
+      std::ostringstream stored;
+      stored << "`" << k.name << "` (" << c.graph_kind << " graph) stores through `" << p << "` into " << target << ", but `"
+             << p << "` is missing from mutated_arg_names [";
+      for (size_t i = 0; i < k.mutated_args.size(); ++i) stored << (i ? ", " : "") << k.mutated_args[i];
+      stored << "].";
+      f.notes.push_back(stored.str());
+      f.notes.push_back("The autotuner clones only the listed arguments before trying configs, so each config it benchmarks "
+                        "writes the caller's memory again.");
       f.fix = "Disable autotuning for this graph to check (max_autotune=False, triton.autotune_pointwise=False) and "
               "report an Inductor bug with this output_code.py; as a workaround clone the input before the in-place "
               "op.";

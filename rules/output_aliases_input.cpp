@@ -74,15 +74,16 @@ class OutputAliasesInput : public Rule {
     std::string call = eager.target + "(" ;
     for (size_t i = 0; i < eager.args.size(); ++i) call += (i ? ", " : "") + eager.args[i];
     call += ")";
-    std::string where = eager.user_loc ? " (" + short_file(eager.user_loc->file) + ":" + std::to_string(eager.user_loc->line) +
-                                             ", compile " + fc.compile_id + ")"
-                                       : " (compile " + fc.compile_id + ")";
+    std::string where = eager.user_loc ? short_file(eager.user_loc->file) + ":" + std::to_string(eager.user_loc->line) +
+                                             ", compile " + fc.compile_id
+                                       : "compile " + fc.compile_id;
     std::string code = eager.user_code.empty() ? eager.node : eager.user_code;
-    f.message = "`" + code + "`" + where + ": eager returns a new tensor (`" + eager.node + " = " + call +
-                "`); the compiled graph returns its input `" + compiled.node + "` itself at output " +
-                std::to_string(position) +
-                ", the operation removed by Inductor's joint-graph passes as a no-op, so the result and the input are "
-                "one tensor and an in-place update of either changes the other.";
+    f.message = fit_headline({"`", input_text(code),
+                              "` yields its input itself when compiled (eager: a new tensor): in-place updates change both"});
+    f.notes = {"Eager returns a new tensor (`" + eager.node + " = " + call + "`) at " + where + ".",
+               "The compiled graph returns its input `" + compiled.node + "` itself at output " + std::to_string(position) +
+                   ", the operation removed by Inductor's joint-graph passes as a no-op.",
+               "The result and the input are one tensor: an in-place update of either changes the other."};
     f.location = compiled.loc.valid() ? compiled.loc : eager.loc;
     if (eager.user_loc) f.related.push_back({*eager.user_loc, "user source: " + eager.user_code});
     if (eager.loc.valid()) f.related.push_back({eager.loc, "the graph AOTAutograd traced computes `" + eager.node + "`"});

@@ -193,35 +193,47 @@ class ReducedPrecisionScan : public Rule {
     f.location = s.loc;
     std::string uop = user_op(*s.node);
     std::string where = s.kernel ? "the fused kernel `" + s.kernel->name + "`" : "the ATen fallback `" + s.fallback->kernel + "`";
-    std::ostringstream msg;
-    msg << uop << " (" << user_text(*s.node) << ", " << c.graph_kind << " graph): ";
+    // The headline names the user's op and the graph; the user line, the values and the kernel
+    // go to the notes.
+    std::vector<HeadlinePiece> headline = {input_text(uop), " (" + c.graph_kind + " graph): "};
     if (!elided.empty()) {
       f.severity = Severity::Warning;
-      msg << "eager rounds ";
+      headline.push_back("compiled skips eager's rounding to " + dtype_name(low) + ", so eager and compiled disagree");
+      std::ostringstream rounds;
+      rounds << "Eager rounds ";
       for (size_t i = 0; i < elided.size(); ++i) {
         const auto& e = elided[i];
-        msg << (i ? ", " : "") << "`" << e.node->name << "` (" << op_short_name(e.node->target) << ", "
-            << dtype_name(e.node->meta.dtype) << ", " << e.relation << ")";
+        rounds << (i ? ", " : "") << "`" << e.node->name << "` (" << op_short_name(e.node->target) << ", "
+               << dtype_name(e.node->meta.dtype) << ", " << e.relation << ")";
       }
-      msg << " to " << dtype_name(low) << "; the compiled code (" << (elided[0].kernel ? "`" + elided[0].kernel->name + "`" : where)
-          << ") keeps it in f32 and never rounds it, so eager and compiled disagree.";
+      rounds << " to " << dtype_name(low) << ".";
+      f.notes.push_back(rounds.str());
+      f.notes.push_back("The compiled code (" + (elided[0].kernel ? "`" + elided[0].kernel->name + "`" : where) +
+                        ") keeps it in f32 and never rounds it.");
     } else if (low_scan) {
       f.severity = Severity::Warning;
-      msg << "the cumulative " << op_short_name(s.node->target) << " is stored in " << dtype_name(s.node->meta.dtype)
-          << " (computed in " << dtype_name(s.compute) << "): every prefix is rounded to " << dtype_name(low)
-          << ", so the error grows with the prefix magnitude.";
+      headline.push_back("every prefix is rounded to " + dtype_name(low) + ", so the error grows with the prefix magnitude");
+      f.notes.push_back("The cumulative " + op_short_name(s.node->target) + " is stored in " + dtype_name(s.node->meta.dtype) +
+                        " (computed in " + dtype_name(s.compute) + ").");
     } else {
       f.severity = Severity::Note;
-      msg << "its bf16/fp16 inputs are rounded as eager rounds them (";
-      for (size_t i = 0; i < honored.size(); ++i) msg << (i ? ", " : "") << "`" << honored[i]->name << "`";
-      msg << "), so compiled matches eager; the " << dtype_name(low) << " precision loss against float64 remains.";
+      headline.push_back("compiled matches eager; the " + dtype_name(low) + " precision loss against float64 remains");
+      std::string names;
+      for (size_t i = 0; i < honored.size(); ++i) names += (i ? ", `" : "`") + honored[i]->name.str() + "`";
+      f.notes.push_back("Its bf16/fp16 inputs are rounded as eager rounds them (" + names + "), so compiled matches eager.");
     }
-    msg << " Scan: " << op_short_name(s.node->target) << " over " << (s.length > 0 ? std::to_string(s.length) : "a symbolic number of")
-        << " elements, computed in " << dtype_name(s.compute) << ", stored as " << dtype_name(s.node->meta.dtype) << ".";
-    if (n > 0)
-      msg << " Error bound (u = " << fmt(u) << "): n*u*sum|x| = " << fmt(n * u) << "*sum|x| worst case, sqrt(n)*u = "
-          << fmt(std::sqrt(n) * u) << " relative typical.";
-    f.message = msg.str();
+    f.message = fit_headline(headline);
+    std::ostringstream scan;
+    scan << "Scan" << (s.node->user_loc ? " at " + user_text(*s.node) : "") << ": " << op_short_name(s.node->target) << " over "
+         << (s.length > 0 ? std::to_string(s.length) : "a symbolic number of") << " elements, computed in "
+         << dtype_name(s.compute) << ", stored as " << dtype_name(s.node->meta.dtype) << ".";
+    f.notes.push_back(scan.str());
+    if (n > 0) {
+      std::ostringstream bound;
+      bound << "Error bound (u = " << fmt(u) << "): n*u*sum|x| = " << fmt(n * u) << "*sum|x| worst case, sqrt(n)*u = "
+            << fmt(std::sqrt(n) * u) << " relative typical.";
+      f.notes.push_back(bound.str());
+    }
     if (!elided.empty())
       f.fix = "For parity with eager set torch._inductor.config.emulate_precision_casts = True (env "
               "TORCHINDUCTOR_EMULATE_PRECISION_CASTS=1); for accuracy compute the scan's inputs in float32 (e.g. "

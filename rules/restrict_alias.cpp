@@ -79,17 +79,26 @@ class RestrictAlias : public Rule {
       f.kernel = k.name;
       f.severity = Severity::Error;
       f.location = k.body_loc.line ? k.body_loc : k.def_loc;
-      std::ostringstream msg;
-      msg << "`" << k.name << "` (" << c.graph_kind << " graph) declares ";
+      size_t written_params = 0;
+      for (auto* b : group) written_params += written(k, *b->param);
+      f.message = fit_headline({"`", input_text(root), "` reaches " + std::to_string(group.size()) + " pointers of one kernel (" +
+                                std::to_string(restricted.size()) + " __restrict__, " + std::to_string(written_params) +
+                                " written): loads may move past its stores (UB)"});
+      std::ostringstream declares;
+      declares << "`" << k.name << "` (" << c.graph_kind << " graph) declares ";
       for (size_t i = 0; i < restricted.size(); ++i)
-        msg << (i ? ", " : "") << "`" << restricted[i]->param->type_text << " " << restricted[i]->param->name << "`";
-      msg << " __restrict__, but the launch passes `" << root << "` to ";
+        declares << (i ? ", " : "") << "`" << restricted[i]->param->type_text << " " << restricted[i]->param->name << "`";
+      declares << " __restrict__.";
+      f.notes.push_back(declares.str());
+      std::ostringstream passes;
+      passes << "The launch passes `" << root << "` to ";
       for (size_t i = 0; i < group.size(); ++i)
-        msg << (i ? ", " : "") << "`" << group[i]->param->name << "` (`" << group[i]->arg << "`"
-            << (written(k, *group[i]->param) ? ", written" : "") << ")";
-      msg << ": the compiler may assume these pointers never alias, so loads can be hoisted above stores or kept "
-             "in registers (undefined behaviour).";
-      f.message = msg.str();
+        passes << (i ? ", " : "") << "`" << group[i]->param->name << "` (`" << group[i]->arg << "`"
+               << (written(k, *group[i]->param) ? ", written" : "") << ")";
+      passes << ".";
+      f.notes.push_back(passes.str());
+      f.notes.push_back("The compiler may assume these pointers never alias, so loads can be hoisted above stores or kept "
+                        "in registers (undefined behaviour).");
       f.fix = "Drop __restrict__ from parameters that can alias, or have the wrapper pass distinct buffers (clone the "
               "input before the in-place op).";
       for (const auto& name : k.fx_nodes)

@@ -148,11 +148,14 @@ class RoundingBeforeCompare : public Rule {
       const FxNode* x = find_fx_node(c, in.str());
       ins += (ins.empty() ? "" : " and ") + std::string("`") + in.str() + "` (" + (x ? dtype_name(x->meta.dtype) : "?") + ")";
     }
-    f.message = "`" + k.name + "` (" + c.graph_kind + " graph) computes `" + cmp.name.str() + "` by comparing `" +
-                unrounded + "`, computed in f32 from bf16/fp16 values and never rounded, with `" + rounded +
-                "`, a bf16/fp16 value read from memory; eager compares " + ins +
-                ", both rounded. Values that are equal (or ordered) after rounding are not before it: ties "
-                "and equalities eager finds are lost or gained (a count of maxima becomes 0, a mask flips).";
+    f.message = fit_headline({"`", input_text(cmp.name.str()),
+                              "` compares an unrounded f32 value with a rounded bf16/fp16 one: ties differ from eager"});
+    f.notes = {"`" + k.name + "` (" + c.graph_kind + " graph) computes `" + cmp.name.str() + "` by comparing `" + unrounded +
+                   "`, computed in f32 from bf16/fp16 values and never rounded, with `" + rounded +
+                   "`, a bf16/fp16 value read from memory.",
+               "Eager compares " + ins + ", both rounded.",
+               "Values that are equal (or ordered) after rounding are not before it: ties and equalities eager finds "
+               "are lost or gained (a count of maxima becomes 0, a mask flips)."};
     f.location = in_file_loc(k, st.loc);
     if (cmp.user_loc) f.related.push_back({*cmp.user_loc, "user source: " + cmp.user_code.str()});
     for (const auto& in : cmp.input_nodes)

@@ -70,7 +70,7 @@ class ScalarRecompile : public Rule {
       bool from_item = sc.produced_by == ".item()" || sc.produced_by == "tolist";
       std::string what = from_item ? "`" + sc.origin_code.substr(0, sc.origin_code.find("  #")) + "` (" +
                                          loc_text(sc.origin) + ") returns a Python scalar that crosses the graph break into"
-                                   : "the Python float " + sc.source + " enters";
+                                   : "The Python float " + sc.source + " enters";
       std::string list;
       int n = 0;
       nlohmann::json compiles = nlohmann::json::array();
@@ -84,13 +84,16 @@ class ScalarRecompile : public Rule {
                             {"graphs", u.compile_dirs}});
       }
       bool hit = frame && frame->fell_back_to_eager && frame->skip_reason == "recompile_limit reached";
-      f.message = what + " `" + sc.into_function + "`, and Dynamo specializes that frame on its value (guard " +
-                  sc.source + " == <value>): " + std::to_string(n) + " compiles of frame " +
-                  std::to_string(sc.into_frame) + " for the values seen (" + list +
-                  "), one recompile per new value; " +
-                  (hit ? "recompile_limit (" + std::to_string(dm.recompile_limit) + ") was reached and the frame now runs in eager"
-                       : "after recompile_limit (" + std::to_string(dm.recompile_limit) +
-                             ") distinct values the frame falls back to eager");
+      const std::string limit = "recompile_limit (" + std::to_string(dm.recompile_limit) + ")";
+      f.message = fit_headline({"`", input_text(sc.into_function),
+                                hit ? "`: one recompile per scalar value up to " + limit + "; now runs in eager"
+                                    : "`: one recompile per scalar value (" + std::to_string(n) + " compiles), eager after " + limit});
+      f.notes = {what + " `" + sc.into_function + "`, and Dynamo specializes that frame on its value (guard " + sc.source +
+                     " == <value>).",
+                 std::to_string(n) + " compiles of frame " + std::to_string(sc.into_frame) + " for the values seen (" + list +
+                     "), one recompile per new value.",
+                 hit ? limit + " was reached and the frame now runs in eager."
+                     : "After " + limit + " distinct values the frame falls back to eager."};
       f.location = from_item && sc.origin.valid() ? sc.origin : SourceLoc{};
       // Related: the resumed frame, then the user lines whose guards pin the value, then the user
       // lines of compiled literals derived from it.

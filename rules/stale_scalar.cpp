@@ -103,21 +103,26 @@ class StaleScalar : public Rule {
       // by the reuse.
       bool all_unpinned_reuse = !unpinned.empty();
       for (const auto* p : unpinned) all_unpinned_reuse &= !p->same_artifact_as.empty();
+      const std::string compile = frame_compile_of(u.compile_id);
       if (!unpinned.empty() && !all_unpinned_reuse) {
-        f.message = "compile " + frame_compile_of(u.compile_id) + " of `" + sc.into_function + "` bakes " + lit->text +
-                    " into " + where + "; the constant derives from the scalar " + sc.source + " (from " + origin +
-                    (u.value.empty() ? "" : ", " + u.value + " when compiled") +
-                    ") and no guard of that compile pins the scalar" +
-                    (u.dynamic_input ? " (it is a dynamic graph input, but this literal is not recomputed from it)" : "") +
-                    ", so calls with other values run with the stale constant" +
-                    (others.empty() ? "" : " (the same literal in the other compiles: " + others + ")") +
-                    (lit->expr.empty() ? "" : " (it equals the graph's symbolic value " + lit->expr + ")");
+        f.message = fit_headline({"`", input_text(sc.into_function),
+                                  "` bakes a scalar-derived constant, unguarded: other values compute with it stale"});
+        f.notes.push_back("Compile " + compile + " of `" + sc.into_function + "` bakes " + lit->text + " into " + where + ".");
+        f.notes.push_back("The constant derives from the scalar " + sc.source + " (from " + origin +
+                          (u.value.empty() ? "" : ", " + u.value + " when compiled") +
+                          ") and no guard of that compile pins the scalar" +
+                          (u.dynamic_input ? " (it is a dynamic graph input, but this literal is not recomputed from it)" : "") +
+                          ", so calls with other values run with the stale constant.");
+        if (!others.empty()) f.notes.push_back("The same literal in the other compiles: " + others + ".");
+        if (!lit->expr.empty()) f.notes.push_back("It equals the graph's symbolic value " + lit->expr + ".");
       } else {
-        f.message = "compile " + frame_compile_of(u.compile_id) + " of `" + sc.into_function + "` (scalar " + sc.source +
-                    " = " + u.value + ") reuses the artifact of compile " + frame_compile_of(u.same_artifact_as) +
-                    (u.cache_event.empty() ? "" : " (" + u.cache_event + ")") + ", which bakes " + lit->text +
-                    " derived from the scalar (from " + origin + ") into " + where +
-                    ": one artifact serves several scalar values";
+        f.message = fit_headline({"`", input_text(sc.into_function),
+                                  "` reuses code compiled for another scalar value: its baked constant is stale"});
+        f.notes.push_back("Compile " + compile + " of `" + sc.into_function + "` (scalar " + sc.source + " = " + u.value +
+                          ") reuses the artifact of compile " + frame_compile_of(u.same_artifact_as) +
+                          (u.cache_event.empty() ? "" : " (" + u.cache_event + ")") + ".");
+        f.notes.push_back("That artifact bakes " + lit->text + " derived from the scalar (from " + origin + ") into " + where +
+                          ": one artifact serves several scalar values.");
       }
       f.location = lit->loc;
       f.compile_id = lit->compile_id;

@@ -83,12 +83,17 @@ class UnmaskedAtomic : public Rule {
     f.kernel = k.name;
     int64_t block = next_power_of_two(xnumel);
     int64_t padded = block - xnumel;
-    f.message = "`" + k.name + "` (" + c.graph_kind + " graph) updates `" + store.ptr.str() + "` with a `tl.atomic_add` whose mask is None, "
-                "and its index space is padded: xnumel = " + std::to_string(xnumel) +
-                " is not a power of two, so a block of XBLOCK = " + std::to_string(block) + " has " +
-                std::to_string(padded) + " lanes past it. Those lanes add `" + store.var.str() + "`, computed from `" +
-                load.var.str() + "` (an unmasked load of `" + load.ptr.str() + "`, the same value on every lane), "
-                "into real memory: the result is off by " + std::to_string(padded) + " times that value.";
+    f.message = fit_headline({"unmasked `tl.atomic_add` to `", input_text(store.ptr.str()), "` also adds its " +
+                              std::to_string(padded) + " padded lanes (xnumel = " + std::to_string(xnumel) +
+                              "): the result is wrong"});
+    f.notes = {"`" + k.name + "` (" + c.graph_kind + " graph) updates `" + store.ptr.str() +
+                   "` with a `tl.atomic_add` whose mask is None.",
+               "Its index space is padded: xnumel = " + std::to_string(xnumel) +
+                   " is not a power of two, so a block of XBLOCK = " + std::to_string(block) + " has " +
+                   std::to_string(padded) + " lanes past it.",
+               "Those lanes add `" + store.var.str() + "`, computed from `" + load.var.str() + "` (an unmasked load of `" +
+                   load.ptr.str() + "`, the same value on every lane), into real memory: the result is off by " +
+                   std::to_string(padded) + " times that value."};
     f.location = store.loc;
     // The user lines of the FX nodes the kernel computes, the scatter's (the op that became the atomic) first.
     std::vector<const FxNode*> nodes;

@@ -227,6 +227,7 @@ json finding_json(const Finding& f, const Program& p) {
   j["rule"] = f.rule;
   j["severity"] = severity_name(f.severity);
   j["message"] = f.message;
+  j["notes"] = f.notes;
   j["location"] = loc_json(f.location);
   json rel = json::array();
   for (const auto& r : f.related) rel.push_back({{"loc", loc_json(r.loc)}, {"message", r.message}});

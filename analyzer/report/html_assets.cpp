@@ -43,6 +43,7 @@ tr.first-launch { background:#fff3e0; font-weight:600; }
 .src .row.mark { background:var(--mark); }
 .detail h3 { font-size:14px; margin:14px 0 6px; }
 .detail .msg { font-size:15px; margin:4px 0 8px; }
+.detail ul.notes { margin:0 0 8px; padding-left:20px; }
 .kv { display:grid; grid-template-columns:max-content 1fr; gap:2px 12px; }
 .kv .k { color:var(--muted); }
 pre.json { background:#f7f7f7; border:1px solid var(--line); padding:8px; max-height:300px; overflow:auto; }
@@ -427,6 +428,11 @@ const char* const kReportJs = R"ILINTJS(
     detail.textContent = '';
     detail.appendChild(el('h3', null, sevBadge(f.severity), ' ', el('span', { text: f.rule })));
     detail.appendChild(el('div', { 'class': 'msg', text: f.message }));
+    if ((f.notes || []).length) {
+      var notes = el('ul', { 'class': 'notes', 'data-testid': 'finding-notes' });
+      f.notes.forEach(function (n) { notes.appendChild(el('li', { text: n })); });
+      detail.appendChild(notes);
+    }
     var kv = el('div', { 'class': 'kv' });
     function row(k, v) { if (v) { kv.appendChild(el('div', { 'class': 'k', text: k })); kv.appendChild(el('div', { 'class': 'mono', text: v })); } }
     row('generated code', locText(f.location));

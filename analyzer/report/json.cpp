@@ -43,6 +43,7 @@ nlohmann::json finding_json(const Finding& f) {
   j["rule"] = f.rule;
   j["severity"] = severity_name(f.severity);
   j["message"] = f.message;
+  j["notes"] = f.notes;
   j["location"] = location_json(f.location);
   nlohmann::json rel = nlohmann::json::array();
   for (const auto& r : f.related) {

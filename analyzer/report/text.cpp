@@ -134,6 +134,8 @@ void write_text(const Analysis& a, const TextOptions& o, std::ostream& os) {
       os << terminal_safe(src) << "\n";
       os << std::string(shown_col, ' ') << c("1;32") << "^" << c("0") << "\n";
     }
+    // The headline's detail, under the line it is about and before the other locations.
+    for (const auto& n : f.notes) os << "  " << c("1;30") << "note:" << c("0") << " " << terminal_safe(n) << "\n";
     for (const auto& r : f.related)
       os << loc_text(r.loc) << ": " << c("1;30") << "note:" << c("0") << " " << terminal_safe(r.message) << "\n";
     if (o.show_fix && !f.fix.empty()) os << "  fix: " << terminal_safe(f.fix) << "\n";

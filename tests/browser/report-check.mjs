@@ -71,14 +71,27 @@ for (const file of files) {
     problems.push('no finding on the page links to a kernel');
   const kernelRows = await page.locator('[data-testid=finding-row][data-has-kernel=true]').count();
   result.findings_with_kernel = kernelRows;
+  // The detail lists the clicked finding's notes under its message, one item each, as many as the
+  // page's data holds for it (rows are the data's findings in order).
+  const checkNotes = async (withKernel) => {
+    const want = await page.evaluate((withKernel) => {
+      const fs = JSON.parse(document.getElementById('report-data').textContent).findings || [];
+      const f = withKernel ? fs.find((x) => x.kernel_ref) : fs[0];
+      return ((f && f.notes) || []).length;
+    }, withKernel);
+    const shown = await page.locator('[data-testid=finding-detail] [data-testid=finding-notes] li').count();
+    if (shown !== want) problems.push(`the finding's detail shows ${shown} note(s), its data holds ${want}`);
+  };
   if (rows > 0 && kernelRows === 0) {
     // Only frame-level findings: the detail must still render.
     await page.locator('[data-testid=finding-row]').first().click();
     const detailText = await page.locator('[data-testid=finding-detail]').innerText();
     if (!/User source/.test(detailText)) problems.push('clicking the first finding showed no detail');
+    await checkNotes(false);
   }
   if (kernelRows > 0) {
     await page.locator('[data-testid=finding-row][data-has-kernel=true]').first().click();
+    await checkNotes(true);
     const src = page.locator('[data-testid=finding-detail] [data-testid=kernel-source]');
     if ((await src.count()) === 0) {
       problems.push('clicking the first finding showed no kernel source');

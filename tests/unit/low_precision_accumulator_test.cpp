@@ -11,9 +11,12 @@
 #include "analyzer/cpp/clang/clang_reader.h"
 #include "analyzer/pipeline.h"
 #include "analyzer/rule.h"
+#include "test_util.h"
 
 namespace fs = std::filesystem;
 using namespace ilint;
+using ilint::testing::expect_headline_with_notes;
+using ilint::testing::message_and_notes;
 
 namespace {
 
@@ -105,9 +108,10 @@ TEST(LowPrecisionAccumulator, DerivedBf16AccumulatorFromRealKernel) {
   const Finding& f = fs_[0];
   EXPECT_EQ(f.kernel, kBackwardSum);
   EXPECT_EQ(f.severity, Severity::Warning);
+  expect_headline_with_notes(f);
   EXPECT_NE(f.message.find("accumulates in bf16"), std::string::npos) << f.message;
-  EXPECT_NE(f.message.find("n = 40"), std::string::npos) << f.message;
-  EXPECT_NE(f.message.find("40 * 2^-8 = 0.156"), std::string::npos) << f.message;
+  EXPECT_NE(message_and_notes(f).find("n = 40"), std::string::npos) << message_and_notes(f);
+  EXPECT_NE(message_and_notes(f).find("40 * 2^-8 = 0.156"), std::string::npos) << message_and_notes(f);
   EXPECT_EQ(f.evidence["length"], 40);
   EXPECT_DOUBLE_EQ(f.evidence["error_bound"].get<double>(), 40.0 / 256.0);
   EXPECT_EQ(f.evidence["backend"], "cpp");
@@ -132,6 +136,7 @@ TEST(LowPrecisionAccumulator, DerivedFp16ScalarAccumulatorUsesFp16Roundoff) {
   auto fs_ = run_rule(p);
   ASSERT_EQ(fs_.size(), 1u);
   EXPECT_NE(fs_[0].message.find("f16"), std::string::npos);
+  expect_headline_with_notes(fs_[0]);
   EXPECT_DOUBLE_EQ(fs_[0].evidence["error_bound"].get<double>(), 40.0 / 2048.0);
 }
 
@@ -156,7 +161,8 @@ TEST(LowPrecisionAccumulator, TritonComputeDtypeIsUsedWhenNoAccumulatorType) {
   auto fs_ = run_rule(p);
   ASSERT_EQ(fs_.size(), 1u);
   EXPECT_TRUE(fs_[0].evidence["error_bound"].is_null());
-  EXPECT_NE(fs_[0].message.find("n = r0_numel"), std::string::npos) << fs_[0].message;
+  EXPECT_NE(message_and_notes(fs_[0]).find("n = r0_numel"), std::string::npos) << message_and_notes(fs_[0]);
+  expect_headline_with_notes(fs_[0]);
 }
 
 // Through the whole pipeline (ingest, output_code.py parser, Triton/C++ readers): the real

@@ -37,6 +37,7 @@ TEST(MutatedArgNeverStored, DerivedDeclaredButNeverStored) {
     EXPECT_EQ(f->evidence["claim"], "declared-not-stored");
     EXPECT_EQ(f->evidence["buffer"], "arg1_1");
     EXPECT_EQ(f->severity, Severity::Warning);
+    expect_headline_with_notes(*f);
     params.insert(f->evidence["param"]);
   }
   EXPECT_EQ(params, (std::set<std::string>{"in_ptr0", "out_ptr1"}));
@@ -54,6 +55,7 @@ TEST(MutatedArgNeverStored, DerivedStoreIntoInputNotDeclared) {
   EXPECT_EQ(fs_[0]->evidence["param"], "out_ptr1");
   EXPECT_TRUE(fs_[0]->evidence["buffer_is_graph_input"].get<bool>());
   EXPECT_NE(line_at(fs_[0]->location).find("tl.store(out_ptr1"), std::string::npos);
+  expect_headline_with_notes(*fs_[0]);
 }
 
 // Derived: the key is absent (older Inductor metadata): nothing is claimed about undeclared stores.

@@ -42,7 +42,7 @@ TEST(ReducedPrecisionScan, S2CudaForwardAndBackward) {
     EXPECT_NE(f->related[0].loc.file.find("seed2.py"), std::string::npos);
     EXPECT_EQ(f->related[0].loc.line, 13);
     EXPECT_NE(f->fix.find("emulate_precision_casts"), std::string::npos);
-    EXPECT_NE(f->message.find("n*u*sum|x|"), std::string::npos);
+    EXPECT_NE(message_and_notes(*f).find("n*u*sum|x|"), std::string::npos);
   }
   EXPECT_NE(in_graph(fs, "forward")->fingerprint, in_graph(fs, "backward")->fingerprint);
 }

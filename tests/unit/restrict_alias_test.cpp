@@ -33,6 +33,7 @@ TEST(RestrictAlias, DerivedRestrictOnAliasedPointers) {
   ASSERT_EQ(fs_[0]->evidence["params"].size(), 2u);
   EXPECT_TRUE(fs_[0]->evidence["params"][0]["restrict"].get<bool>());
   EXPECT_TRUE(fs_[0]->evidence["params"][1]["written"].get<bool>());
+  expect_headline_with_notes(*fs_[0]);
 }
 
 // Derived: __restrict__ only on in_ptr1, a buffer passed once: the promise holds.

@@ -46,7 +46,7 @@ TEST(MutationRules, FindingsAreTheSameAtAnyNumberOfRuleThreads) {
     std::vector<std::string> lines;
     for (const auto& f : a.findings)
       lines.push_back(f.rule + " " + f.location.file.str() + ":" + std::to_string(f.location.line) + " " + f.fingerprint +
-                      " " + f.message + " " + f.evidence.dump());
+                      " " + message_and_notes(f) + " " + f.evidence.dump());
     return lines;
   };
   const auto one = run(1);

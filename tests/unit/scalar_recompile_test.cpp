@@ -25,12 +25,12 @@ TEST(ScalarRecompile, FiresOnS1CapturesNamingItemLineAndResumedFrame) {
     EXPECT_EQ(f.severity, Severity::Warning);
     EXPECT_EQ(f.location.line, 10) << c.capture;  // the .item() line
     EXPECT_TRUE(dynamo::ends_with(f.location.file, c.file)) << f.location.file;
-    EXPECT_NE(f.message.find("step = step_t.item()"), std::string::npos) << f.message;
-    EXPECT_NE(f.message.find("torch_dynamo_resume_in_adam_step_at_10"), std::string::npos);
-    EXPECT_NE(f.message.find("2/0 = 1.0"), std::string::npos) << f.message;
-    EXPECT_NE(f.message.find("2/1 = 2.0"), std::string::npos) << f.message;
-    EXPECT_NE(f.message.find("2/2 = 3.0"), std::string::npos) << f.message;
-    EXPECT_NE(f.message.find("recompile_limit (8)"), std::string::npos);
+    EXPECT_NE(message_and_notes(f).find("step = step_t.item()"), std::string::npos) << message_and_notes(f);
+    EXPECT_NE(message_and_notes(f).find("torch_dynamo_resume_in_adam_step_at_10"), std::string::npos);
+    EXPECT_NE(message_and_notes(f).find("2/0 = 1.0"), std::string::npos) << message_and_notes(f);
+    EXPECT_NE(message_and_notes(f).find("2/1 = 2.0"), std::string::npos) << message_and_notes(f);
+    EXPECT_NE(message_and_notes(f).find("2/2 = 3.0"), std::string::npos) << message_and_notes(f);
+    EXPECT_NE(message_and_notes(f).find("recompile_limit (8)"), std::string::npos);
     EXPECT_NE(f.fix.find("capture_scalar_outputs = True"), std::string::npos);
     EXPECT_EQ(f.evidence["compiles"].size(), c.compiles) << c.capture;
     ASSERT_FALSE(f.related.empty());
@@ -59,9 +59,9 @@ TEST(ScalarRecompile, ReportsTheRecompileLimitReached) {
   ASSERT_EQ(rec.size(), 1u);
   const Finding& f = *rec[0];
   EXPECT_EQ(f.evidence["compiles"].size(), 8u);
-  EXPECT_NE(f.message.find("2/7 = 8.0"), std::string::npos) << f.message;
-  EXPECT_NE(f.message.find("recompile_limit (8) was reached and the frame now runs in eager"), std::string::npos)
-      << f.message;
+  EXPECT_NE(message_and_notes(f).find("2/7 = 8.0"), std::string::npos) << message_and_notes(f);
+  EXPECT_NE(message_and_notes(f).find("recompile_limit (8) was reached and the frame now runs in eager"), std::string::npos)
+      << message_and_notes(f);
   EXPECT_TRUE(f.evidence["recompile_limit_reached"].get<bool>());
   EXPECT_TRUE(by_rule(*a, "stale-scalar").empty());
 }

@@ -86,7 +86,8 @@ TEST(StaleScalar, FiresOnDerivedUnpinnedS1Cuda) {
   for (const auto& r : f.related)
     user_use |= r.loc.line == 15 && r.message.find("addcdiv_") != std::string::npos;
   EXPECT_TRUE(user_use);
-  EXPECT_NE(f.message.find("no guard of that compile pins the scalar"), std::string::npos);
+  EXPECT_NE(message_and_notes(f).find("no guard of that compile pins the scalar"), std::string::npos);
+  expect_headline_with_notes(f);  // the unpinned case: no real capture gives it
   EXPECT_NE(f.fix.find("capture_scalar_outputs = True"), std::string::npos);
   // Without pins there is no per-value specialization to report.
   EXPECT_TRUE(by_rule(*a, "scalar-recompile").empty());
@@ -109,11 +110,11 @@ TEST(StaleScalar, FiresOnRealStaleCaptures) {
     EXPECT_NE(line_of(f.location.file, f.location.line).find(lit), std::string::npos)
         << c << " " << f.location.file << ":" << f.location.line;
     // Compile 0/1 is guarded on the value it baked (`L['s'] == 2.0`); 0/2 gets its code from the caches.
-    EXPECT_NE(f.message.find("compile 0/2 of"), std::string::npos) << f.message;
-    EXPECT_NE(f.message.find("reuses the artifact of compile 0/1 (fx_graph_cache_hit,aotautograd_cache_hit)"),
-              std::string::npos) << f.message;
+    EXPECT_NE(message_and_notes(f).find("Compile 0/2 of"), std::string::npos) << message_and_notes(f);
+    EXPECT_NE(message_and_notes(f).find("reuses the artifact of compile 0/1 (fx_graph_cache_hit,aotautograd_cache_hit)"),
+              std::string::npos) << message_and_notes(f);
     EXPECT_EQ(f.evidence["case"], "cached-artifact");
-    EXPECT_NE(f.message.find("L['s']"), std::string::npos);
+    EXPECT_NE(message_and_notes(f).find("L['s']"), std::string::npos);
     bool user_line = false;
     for (const auto& r : f.related) user_line |= dynamo::ends_with(r.loc.file, "stale_scalar.py");
     EXPECT_TRUE(user_line) << c;
@@ -168,7 +169,7 @@ TEST(StaleScalar, FiresOnSingleDynamicCompileBySymbolicValue) {
   std::string lit = f.evidence["literal"];
   EXPECT_NE(line_of(f.location.file, f.location.line).find(lit), std::string::npos);
   EXPECT_NE(std::string(f.evidence["sym_expr"]).find("zf2=2.0"), std::string::npos);
-  EXPECT_NE(f.message.find("2.0 when compiled"), std::string::npos) << f.message;
+  EXPECT_NE(message_and_notes(f).find("2.0 when compiled"), std::string::npos) << message_and_notes(f);
   fs::remove_all(dir);
 }
 
@@ -216,7 +217,7 @@ TEST(StaleScalar, CachedArtifactServingSeveralValues) {
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].location.line, 91);
   EXPECT_EQ(out[0].evidence["case"], "cached-artifact");
-  EXPECT_NE(out[0].message.find("reuses the artifact of compile 2/0"), std::string::npos);
+  EXPECT_NE(message_and_notes(out[0]).find("reuses the artifact of compile 2/0"), std::string::npos);
   // Without the shared artifact, two pinned compiles are fine.
   p.dynamo.scalars[0].uses[1].same_artifact_as.clear();
   out.clear();

@@ -117,6 +117,24 @@ inline void run_analysis(const std::vector<std::string>& paths, Analysis& a, std
   analyze(o, a);
 }
 
+// What a finding says in all: its headline, then its notes, one per line. For the tests that look
+// for a fact (a node name, a number) wherever the rule put it.
+inline std::string message_and_notes(const Finding& f) {
+  std::string s = f.message;
+  for (const auto& n : f.notes) s += "\n" + n;
+  return s;
+}
+
+// A finding's message is a headline: one line, at most kHeadlineMaxBytes, with the detail in its
+// notes. finding_message_test.cpp checks every finding of the fixtures; the experimental rules fire
+// only on derived inputs, whose tests check theirs with this.
+inline void expect_headline_with_notes(const Finding& f) {
+  EXPECT_FALSE(f.message.empty()) << f.rule;
+  EXPECT_LE(f.message.size(), kHeadlineMaxBytes) << f.message;
+  EXPECT_EQ(f.message.find('\n'), std::string::npos) << f.message;
+  EXPECT_FALSE(f.notes.empty()) << f.message;
+}
+
 // One whole analysis of `paths` at `jobs` threads as text: the files read, every compile's model
 // and the Dynamo model (the --dump-model text), every diagnostic and every finding. For comparing
 // two ways of reading. `fit`: `jobs` is an upper bound (-j auto).
@@ -134,7 +152,8 @@ inline std::string analysis_text(const std::vector<std::string>& paths, int jobs
   for (auto& d : a->diags.sorted())
     os << diag_level_name(d.level) << " " << d.code << " " << d.message << " " << d.loc.file << ":" << d.loc.line << ":"
        << d.loc.column << "\n";
-  for (auto& f : a->findings) os << f.rule << " " << f.message << " " << f.location.line << " " << f.evidence.dump() << "\n";
+  for (auto& f : a->findings)
+    os << f.rule << " " << message_and_notes(f) << " " << f.location.line << " " << f.evidence.dump() << "\n";
   return os.str();
 }
 

@@ -79,7 +79,8 @@ TEST(TraceInput, TheLogAloneGivesTheFindingsOfTheWholeCapture) {
         // One baked value, which the trace may show in a cache hit's kernel where the folder (which
         // has no folder for the hit) shows the FX argument: both lines hold it.
         std::smatch m;
-        ASSERT_TRUE(std::regex_search(f.message, m, std::regex("bakes (\\S+) derived"))) << f.message;
+        const std::string said = message_and_notes(f);
+        ASSERT_TRUE(std::regex_search(said, m, std::regex("bakes (\\S+) derived"))) << said;
         EXPECT_NE(logged.find(m[1].str()), std::string::npos) << logged;
         EXPECT_NE(there.find(m[1].str()), std::string::npos) << there;
       } else {
