@@ -59,9 +59,12 @@ class OutputDtypeMismatch : public Rule {
     f.compile_id = c.id;
     const std::string eager = dtype_name(node.meta.dtype), compiled = dtype_name(buf.meta.dtype);
     const std::string code = node.user_code.empty() ? node.name.str() : node.user_code.str();
-    f.message = "output " + std::to_string(position) + " is " + compiled + " compiled, " + eager +
-                " in eager: values and dtype differ from eager's";
-    if (f.message.size() > 120) f.message = "an output is " + compiled + " compiled, " + eager + " in eager";
+    f.message = fit_headline({"output " + std::to_string(position) + " is " + compiled + " compiled, " + eager +
+                              " in eager (", input_text(code), "): values and dtype differ from eager's"});
+    f.notes.push_back("The FX graph's `" + node.name.str() + "` (" + node.target.str() + ", " + c.graph_kind +
+                      " graph) is " + eager + "; call() returns `" + buf.name + "`, allocated as " + compiled + ".");
+    f.notes.push_back("Integer values that wrap around in " + eager + " in eager do not in " + compiled +
+                      ", and the caller gets a tensor of another dtype.");
     f.location = buf.alloc_loc.valid() ? buf.alloc_loc : ret.def_loc;
     if (node.user_loc) f.related.push_back({*node.user_loc, "user source: " + code});
     f.related.push_back({node.def_loc, "`" + node.name.str() + "` is " + eager + " in the graph Inductor compiled"});

@@ -65,8 +65,10 @@ void write_github(const Analysis& a, const std::string& source_root, std::ostrea
       if (at.column > 0) os << ",col=" << at.column;
       os << ",";
     }
-    os << "title=" << github_escape_property("inductor-lint (" + f.rule + ")") << "::" << github_escape_data(f.message)
-       << "\n";
+    // The headline, then the notes on lines of their own (escaped: one command stays one line).
+    std::string message = f.message;
+    for (const auto& n : f.notes) message += "\n" + n;
+    os << "title=" << github_escape_property("inductor-lint (" + f.rule + ")") << "::" << github_escape_data(message) << "\n";
   }
   write_summary(a, os);
 }

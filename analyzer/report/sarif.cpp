@@ -113,7 +113,10 @@ json result_for(const Finding& f, int rule_index, const SarifPaths& paths) {
   r["ruleId"] = f.rule;
   if (rule_index >= 0) r["ruleIndex"] = rule_index;
   r["level"] = sarif_level(f.severity);
-  r["message"] = {{"text", f.message.empty() ? f.rule : f.message}};
+  // The headline, then the notes a line each: code scanning shows the first line as the alert's title.
+  std::string text = f.message.empty() ? f.rule : f.message;
+  for (const auto& n : f.notes) text += "\n" + n;
+  r["message"] = {{"text", text}};
   // The primary location is the user's line (review_location.h): code scanning keys an alert on
   // its path and line, and an annotation lands on a diff only in the repository's own files. The
   // generated line and the kernel come after, as a related location and properties.

@@ -80,7 +80,10 @@ TEST(ReportSarif, S2CudaHasRulesResultsAndFingerprints) {
     ASSERT_LT(idx, rules.size());
     EXPECT_EQ(rules[idx]["id"], f.rule);
     EXPECT_EQ(r["level"], severity_name(f.severity));
-    EXPECT_EQ(r["message"]["text"], f.message);
+    std::string text = f.message;
+    for (const auto& n : f.notes) text += "\n" + n;
+    EXPECT_EQ(r["message"]["text"], text);  // the headline first: code scanning's title
+    EXPECT_FALSE(f.notes.empty());
     EXPECT_EQ(r["partialFingerprints"]["inductorLint/v1"], f.fingerprint);
     // The primary location is the user's line; the generated line is the last related location.
     ASSERT_FALSE(r["locations"].empty());
