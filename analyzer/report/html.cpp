@@ -380,13 +380,28 @@ std::string script_json(const json& j) {
 // A compile's line in the page's index: what the compile list and the overview show without
 // parsing the compile itself.
 json compile_index_json(const Compile& c) {
+  // The raw files the compile was read from, as absolute paths the page links with file:// (a
+  // compile read from a TORCH_TRACE log links the log).
+  json files = json::object();
+  auto add = [&](const char* name, const std::string& path) {
+    std::error_code ec;
+    if (!path.empty()) files[name] = fs::absolute(path, ec).lexically_normal().string();
+  };
+  if (!c.files.trace_compile_id.empty()) {
+    add("TORCH_TRACE log", c.files.output_code.str());
+  } else {
+    add("output_code.py", c.files.output_code.str());
+    add("fx_graph_readable.py", c.files.fx_graph_readable.str());
+    add("fx_graph_runnable.py", c.files.fx_graph_runnable.str());
+  }
   return {{"id", c.id},
           {"graph_kind", c.graph_kind},
           {"device", c.device_type},
           {"kernels", c.kernels.size()},
           {"buffers", c.buffers.size()},
           {"launches", c.launches.size()},
-          {"fx", c.fx.nodes.size()}};
+          {"fx", c.fx.nodes.size()},
+          {"files", files}};
 }
 
 // The page's data, as html_report_data's document but cut in pieces: the "report-data" block

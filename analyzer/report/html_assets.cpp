@@ -3,6 +3,7 @@
 namespace ilint {
 
 const char* const kReportCss = R"ILINTCSS(
+tr.group td { background:#f3f4f6; border-top:2px solid var(--line); }
 :root { --err:#c62828; --warn:#ef6c00; --note:#1565c0; --ok:#2e7d32; --bg:#fafafa; --fg:#1b1b1b;
         --muted:#666; --line:#e0e0e0; --card:#fff; --hl:#fff3c4; --hl2:#e3f2fd; --mark:#f3e5f5; }
 * { box-sizing: border-box; }
@@ -123,6 +124,18 @@ const char* const kReportJs = R"ILINTJS(
     rows.forEach(function (r) { tb.appendChild(r); });
     t.appendChild(tb);
     return t;
+  }
+  // A small subset of markdown in untrusted text: `code` and **bold**, each part set as textContent
+  // (never parsed as HTML); the rest stays text.
+  function md(text) {
+    var span = el('span', { 'class': 'md' });
+    String(text == null ? '' : text).split(/(`[^`\n]+`|\*\*[^*\n]+\*\*)/).forEach(function (part) {
+      if (!part) return;
+      if (part.length > 2 && part.charAt(0) === '`' && part.charAt(part.length - 1) === '`') span.appendChild(el('code', { text: part.slice(1, -1) }));
+      else if (part.length > 4 && part.slice(0, 2) === '**' && part.slice(-2) === '**') span.appendChild(el('b', { text: part.slice(2, -2) }));
+      else span.appendChild(document.createTextNode(part));
+    });
+    return span;
   }
   function tr(cells, attrs) {
     return el('tr', attrs, cells.map(function (c) { return (c && c.nodeType) ? (c.tagName === 'TD' ? c : el('td', null, c)) : el('td', { text: c == null ? '' : c }); }));
@@ -279,8 +292,9 @@ const char* const kReportJs = R"ILINTJS(
   }
 
   // ------------------------------------------------------------------ findings
+  // Findings come right after the overview, before the timeline: they are what a reader came for.
   var fs = section('Findings', 'findings');
-  main.appendChild(fs);
+  main.insertBefore(fs, tl);
   var findings = D.findings || [];
   var filter = { rule: '', severity: '', compile: '' };
   var ruleIds = {};
@@ -330,9 +344,26 @@ const char* const kReportJs = R"ILINTJS(
     });
     if (!findings.length) { listBox.appendChild(empty('No findings.')); return; }
     if (!shown.length) { listBox.appendChild(empty('No finding matches the filters.')); return; }
-    listBox.appendChild(table(['severity', 'rule', 'message', 'user source', 'compile', 'kernel'], shown.map(function (f) {
+    // Grouped by the user's line each finding maps back to (its forward and backward findings
+    // together), the groups in the order of their first finding.
+    var groups = [], byKey = Object.create(null);
+    shown.forEach(function (f) {
+      var key = f.related && f.related.length ? locText(f.related[0].loc) : '';
+      if (!(key in byKey)) { byKey[key] = groups.length; groups.push({ key: key, code: f.related && f.related.length ? f.related[0].message : '', items: [] }); }
+      groups[byKey[key]].items.push(f);
+    });
+    var rows = [];
+    groups.forEach(function (g) {
+      var label = g.key ? baseName(g.key.split(':')[0]) + (g.key.indexOf(':') >= 0 ? ':' + g.key.split(':').pop() : '') : 'no user line';
+      rows.push(el('tr', { 'class': 'group', 'data-testid': 'finding-group' }, el('td', { colspan: 6 },
+        el('strong', { 'class': 'mono', text: label }), el('span', { 'class': 'muted', text: '  ' + (g.code || '') + '  \u00b7 ' + g.items.length + ' finding' + (g.items.length === 1 ? '' : 's') }))));
+      g.items.forEach(function (f) { rows.push(findingRow(f)); });
+    });
+    listBox.appendChild(table(['severity', 'rule', 'message', 'user source', 'compile', 'kernel'], rows, 't-findings'));
+  }
+  function findingRow(f) {
       var user = f.related && f.related.length ? locText(f.related[0].loc) : '';
-      var row = tr([sevBadge(f.severity), f.rule, f.message, baseName(user.split(':')[0]) + (user.indexOf(':') >= 0 ? ':' + user.split(':').pop() : ''), f.compile_id, el('code', { text: f.kernel || '' })],
+      var row = tr([sevBadge(f.severity), f.rule, md(f.message), baseName(user.split(':')[0]) + (user.indexOf(':') >= 0 ? ':' + user.split(':').pop() : ''), f.compile_id, el('code', { text: f.kernel || '' })],
         { 'class': 'finding', 'data-testid': 'finding-row', 'data-rule': f.rule, 'data-severity': f.severity, 'data-has-kernel': f.kernel_ref ? 'true' : 'false' });
       row.onclick = function () {
         if (selectedRow) selectedRow.classList.remove('selected');
@@ -341,7 +372,6 @@ const char* const kReportJs = R"ILINTJS(
         showFinding(f);
       };
       return row;
-    }), 't-findings'));
   }
 
   // Source view of a kernel: each line numbered as in its file, with the given lines marked.
@@ -427,10 +457,10 @@ const char* const kReportJs = R"ILINTJS(
   function showFinding(f) {
     detail.textContent = '';
     detail.appendChild(el('h3', null, sevBadge(f.severity), ' ', el('span', { text: f.rule })));
-    detail.appendChild(el('div', { 'class': 'msg', text: f.message }));
+    detail.appendChild(el('div', { 'class': 'msg' }, md(f.message)));
     if ((f.notes || []).length) {
       var notes = el('ul', { 'class': 'notes', 'data-testid': 'finding-notes' });
-      f.notes.forEach(function (n) { notes.appendChild(el('li', { text: n })); });
+      f.notes.forEach(function (n) { notes.appendChild(el('li', null, md(n))); });
       detail.appendChild(notes);
     }
     var kv = el('div', { 'class': 'kv' });
@@ -441,7 +471,7 @@ const char* const kReportJs = R"ILINTJS(
     row('fingerprint', f.fingerprint);
     if (f.suppressed_reason) row('suppressed', f.suppressed_reason + ' (' + locText(f.suppressed_by) + ')');
     detail.appendChild(kv);
-    if (f.fix) { detail.appendChild(el('h3', { text: 'Fix' })); detail.appendChild(el('div', { text: f.fix })); }
+    if (f.fix) { detail.appendChild(el('h3', { text: 'Fix' })); detail.appendChild(el('div', null, md(f.fix))); }
 
     detail.appendChild(el('h3', { text: 'User source' }));
     if (f.related && f.related.length) {
@@ -599,6 +629,13 @@ const char* const kReportJs = R"ILINTJS(
   // ------------------------------------------------------------------ compiles and kernels
   var cs = section('Compiles and kernels', 'compiles');
   main.appendChild(cs);
+  cs.appendChild(el('p', { 'class': 'muted', 'data-testid': 'compile-ids' },
+    'Compile ids: ', el('code', { text: 'model__0_forward_1.0' }),
+    ' is the folder TORCH_COMPILE_DEBUG wrote for one Inductor compile (AOT model 0, its forward graph, graph 1.0); ',
+    el('code', { text: '2/1' }), ' or ', el('code', { text: '2/1_1' }),
+    ' is Dynamo\'s id of a frame compile (frame 2 in the order Dynamo met them, a graph break starting another; its compile 1, 0 being the first and each recompile the next; _1 a restarted analysis); ',
+    el('code', { text: 'trace_0_0_inference' }),
+    ' is a compile read from a TORCH_TRACE log alone (session, compile, graph). Each compile links to its raw files.'));
   var kview = el('div', { id: 'kernel-view' });
   if (!compileIndex.length) cs.appendChild(empty('No Inductor compile was read from the inputs.'));
   var findingsPerCompile = Object.create(null);
@@ -608,7 +645,11 @@ const char* const kReportJs = R"ILINTJS(
   var EAGER_COMPILES = 200;
   compileIndex.forEach(function (ci, i) {
     var nf = findingsPerCompile[ci.id] || 0;
-    var head = el('div', null, el('strong', { text: ci.id }), el('span', { 'class': 'muted', text: '  ' + [ci.graph_kind, ci.device, ci.kernels + ' kernels', ci.buffers + ' buffers', ci.launches + ' launches', ci.fx + ' FX nodes', nf + ' findings'].filter(Boolean).join(' \u00b7 ') }));
+    var links = Object.keys(ci.files || {}).map(function (name) {
+      return el('a', { 'class': 'link mono', 'data-testid': 'raw-file', href: 'file://' + encodeURI(ci.files[name]), text: name });
+    });
+    var head = el('div', null, el('strong', { text: ci.id }), el('span', { 'class': 'muted', text: '  ' + [ci.graph_kind, ci.device, ci.kernels + ' kernels', ci.buffers + ' buffers', ci.launches + ' launches', ci.fx + ' FX nodes', nf + ' findings'].filter(Boolean).join(' \u00b7 ') + '  ' }),
+      links.map(function (a, j) { return j ? [' \u00b7 ', a] : a; }));
     function kernelTable() {
       var c = compileAt(i);
       return c.kernels.length ? table(['kernel', 'backend', 'kind', 'lines', 'bytes', 'params', 'loads/stores', 'sizes', 'reductions'], c.kernels.map(function (k) {

@@ -103,6 +103,18 @@ for (const file of files) {
       if (result.primary_lines === 0) problems.push('no highlighted finding line in the kernel source');
     }
   }
+  // Findings first: right after the overview, before the timeline and the compiles.
+  const order = await page.evaluate(() => Array.from(document.querySelectorAll('main > section, section')).map((s) => s.id).filter(Boolean));
+  if (order.indexOf('findings') !== 1 || order[0] !== 'overview') problems.push('the findings are not the first section after the overview: ' + order.join(', '));
+  // Each finding row sits under the group row of its user line; every finding is in one.
+  result.finding_groups = await page.locator('[data-testid=finding-group]').count();
+  if (rows > 0 && result.finding_groups === 0) problems.push('no group of findings by user line');
+  // Backticks in messages become <code>, never shown raw.
+  const rawTicks = await page.evaluate(() => Array.from(document.querySelectorAll('[data-testid=finding-row] td:nth-child(3)')).filter((td) => td.textContent.includes('`')).length);
+  if (rawTicks > 0) problems.push(`${rawTicks} finding message(s) show raw backticks`);
+  // Compile ids are explained once; each compile links its raw files.
+  result.raw_file_links = await page.locator('[data-testid=raw-file]').count();
+  if ((await page.locator('[data-testid=compile-ids]').count()) !== 1) problems.push('compile ids are not explained once');
   const bodyText = await page.evaluate(() => document.body.innerText);
   for (const t of expectText) if (!bodyText.includes(t)) problems.push('expected text not shown: ' + t);
   for (const t of forbid) {

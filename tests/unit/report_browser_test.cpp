@@ -66,6 +66,10 @@ TEST(ReportBrowser, S2AndS1ReportsRenderAndShowKernelSource) {
   EXPECT_EQ(res[0]["findings"].get<size_t>(), s2->findings.size());
   EXPECT_GT(res[0]["kernel_source_lines"].get<int>(), 5);
   EXPECT_TRUE(fs::exists(res[0]["shot"].get<std::string>()));
+  // Its forward and backward findings map to one user line: one group. Each of its two compiles
+  // links output_code.py, fx_graph_readable.py and fx_graph_runnable.py.
+  EXPECT_EQ(res[0]["finding_groups"], 1);
+  EXPECT_EQ(res[0]["raw_file_links"], 3 * s2->program.compiles.size());
 
   // s1_cuda: frames, graph breaks and recompiles; the page must render them (or its empty states)
   // without a console error.
