@@ -161,13 +161,20 @@ std::string recompute_graph_verdict(const nlohmann::json& answer) {
   // (json_fields.h), and an output whose numbers are not numbers is left out, not guessed at.
   if (json_string(answer, "mode") != "graph" || !answer.contains("seeds") || !answer["seeds"].is_array())
     return "";
-  // torch._dynamo.utils.same() with an fp64 reference, per output: outputs that agree with eager
+  // torch._dynamo.utils.same() with an fp64 reference, per floating output: outputs that agree with eager
   // (allclose) say nothing; one that differs passes when its fp64 RMSE is at most
   // multiplier * eager's fp64 RMSE + tol/10. Any failing output confirms the finding.
   bool any_differs = false, any_fails = false, any_output = false;
   for (const auto& seed : answer["seeds"]) {
     if (!seed.is_object() || !seed.contains("outputs") || !seed["outputs"].is_array()) continue;
     for (const auto& o : seed["outputs"]) {
+      // An integer or boolean output is compared with eager exactly, dtype included: any
+      // difference fails, float64 having nothing to add.
+      if (o.is_object() && json_bool(o, "exact", false) && o.contains("agree") && o["agree"].is_boolean()) {
+        any_output = true;
+        if (!o["agree"].get<bool>()) any_differs = any_fails = true;
+        continue;
+      }
       if (!o.is_object() || !o.contains("eager_vs_fp64") || !o.contains("compiled_vs_fp64") ||
           !o["eager_vs_fp64"].is_object() || !o["compiled_vs_fp64"].is_object())
         continue;

@@ -336,6 +336,7 @@ const char* const kReportJs = R"ILINTJS(
   fs.appendChild(detail);
 
   var selectedRow = null;
+  var GROUP_ROWS = 12, expandedGroups = Object.create(null);
   function renderFindings() {
     listBox.textContent = '';
     var shown = findings.filter(function (f) {
@@ -357,7 +358,14 @@ const char* const kReportJs = R"ILINTJS(
       var label = g.key ? baseName(g.key.split(':')[0]) + (g.key.indexOf(':') >= 0 ? ':' + g.key.split(':').pop() : '') : 'no user line';
       rows.push(el('tr', { 'class': 'group', 'data-testid': 'finding-group' }, el('td', { colspan: 6 },
         el('strong', { 'class': 'mono', text: label }), el('span', { 'class': 'muted', text: '  ' + (g.code || '') + '  \u00b7 ' + g.items.length + ' finding' + (g.items.length === 1 ? '' : 's') }))));
-      g.items.forEach(function (f) { rows.push(findingRow(f)); });
+      // A line compiled many times (a model with thousands of compiles) would list one finding per
+      // compile: the first few, then one row that opens the rest of its group.
+      var open = expandedGroups[g.key] || g.items.length <= GROUP_ROWS;
+      (open ? g.items : g.items.slice(0, GROUP_ROWS)).forEach(function (f) { rows.push(findingRow(f)); });
+      if (!open)
+        rows.push(el('tr', { 'class': 'more', 'data-testid': 'finding-group-more' }, el('td', { colspan: 6 },
+          el('a', { 'class': 'link', text: 'show ' + (g.items.length - GROUP_ROWS) + ' more findings at ' + label,
+                    onclick: function () { expandedGroups[g.key] = true; renderFindings(); } }))));
     });
     listBox.appendChild(table(['severity', 'rule', 'message', 'user source', 'compile', 'kernel'], rows, 't-findings'));
   }

@@ -112,6 +112,12 @@ for (const file of files) {
   // Backticks in messages become <code>, never shown raw.
   const rawTicks = await page.evaluate(() => Array.from(document.querySelectorAll('[data-testid=finding-row] td:nth-child(3)')).filter((td) => td.textContent.includes('`')).length);
   if (rawTicks > 0) problems.push(`${rawTicks} finding message(s) show raw backticks`);
+  // A group of many findings shows its first rows and one row that opens the rest.
+  result.more_rows = await page.locator('[data-testid=finding-group-more]').count();
+  if (result.more_rows > 0) {
+    await page.locator('[data-testid=finding-group-more] a').first().click();
+    result.findings_after_more = await page.locator('[data-testid=finding-row]').count();
+  }
   // Compile ids are explained once; each compile links its raw files.
   result.raw_file_links = await page.locator('[data-testid=raw-file]').count();
   if ((await page.locator('[data-testid=compile-ids]').count()) !== 1) problems.push('compile ids are not explained once');

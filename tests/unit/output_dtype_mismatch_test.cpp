@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "analyzer/confirm/confirm.h"
 #include "rule_test_util.h"
 
 using namespace ilint;
@@ -57,4 +58,22 @@ TEST(OutputDtypeMismatch, NoOtherFixtureHasAFinding) {
     compiles += a.program.compiles.size();
   }
   EXPECT_GT(compiles, 100u);
+}
+
+// Graph-mode confirm on torch 2.14.1 CPU (tests/recorded/confirm_int_uint8_any_t214.json): the
+// integer output is compared with eager exactly, dtype included; the analyzer's own recomputation
+// of the verdict from those numbers agrees.
+TEST(OutputDtypeMismatch, ConfirmComparesTheIntegerOutputWithItsDtype) {
+  auto r = nlohmann::json::parse(read_all(std::string(ILINT_SOURCE_DIR) + "/tests/recorded/confirm_int_uint8_any_t214.json"));
+  EXPECT_EQ(r["verdict"], "confirmed");
+  EXPECT_EQ(recompute_graph_verdict(r), "confirmed");
+  const auto& o = r["seeds"][0]["outputs"][0];
+  EXPECT_TRUE(o["exact"].get<bool>());
+  EXPECT_EQ(o["dtype"], "uint8");
+  EXPECT_EQ(o["compiled_dtype"], "int64");
+  // The same answer with the compiled dtype made eager's and the values equal: nothing to confirm.
+  for (auto& s : r["seeds"])
+    for (auto& out : s["outputs"])
+      if (out["mismatched"] == 0) out["agree"] = true;
+  EXPECT_EQ(recompute_graph_verdict(r), "not-reproduced");
 }

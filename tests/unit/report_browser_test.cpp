@@ -158,7 +158,11 @@ TEST(ReportBrowser, ManyCompilesAreClosedUntilOpened) {
   EXPECT_TRUE(res["problems"].empty()) << res.dump(2);
   EXPECT_EQ(res["compile_blocks"], copies);
   EXPECT_EQ(res["compile_details"], copies);
-  EXPECT_EQ(res["findings"].get<size_t>(), a->findings.size());
+  // One user line, 210 findings: its group shows 12 and opens the rest on a click.
+  EXPECT_EQ(res["finding_groups"], 1);
+  EXPECT_EQ(res["findings"], 12);
+  EXPECT_EQ(res["more_rows"], 1);
+  EXPECT_EQ(res["findings_after_more"].get<size_t>(), a->findings.size());
   EXPECT_GT(res["kernel_source_lines"].get<int>(), 5);
   EXPECT_GT(res["opened_kernel_source_lines"].get<int>(), 5);
 }
