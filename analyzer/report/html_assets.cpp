@@ -430,36 +430,72 @@ const char* const kReportJs = R"ILINTJS(
     return (c.fx || []).filter(function (n) { return want[n.name]; });
   }
 
-  function numericLeaves(obj, path, out) {
-    if (typeof obj === 'number' && isFinite(obj)) { out.push({ label: path, value: obj }); return out; }
-    if (obj && typeof obj === 'object') for (var k in obj) if (Object.prototype.hasOwnProperty.call(obj, k)) numericLeaves(obj[k], path ? path + '.' + k : k, out);
-    return out;
+  // The rows a confirmation answer is read by. Graph mode: per output (the largest over the seeds),
+  // the error of eager and of compiled against float64, side by side; an integer output compared
+  // exactly is a line of text. Script mode: per call of the compiled function, how far compiled and
+  // aot_eager left eager. Anything else the answer holds is in its JSON, not the chart.
+  function confirmationRows(conf) {
+    var rows = [], notes = [];
+    if (conf.mode === 'graph' && Array.isArray(conf.seeds)) {
+      var outs = {};
+      conf.seeds.forEach(function (seed) {
+        (seed.outputs || []).forEach(function (o) {
+          var key = (o.role || 'output') + ' ' + o.index;
+          if (o.exact) {
+            if (!o.agree) notes.push(key + ' (' + o.dtype + (o.compiled_dtype ? ', compiled ' + o.compiled_dtype : '') + '): ' +
+              (o.mismatched || 0) + ' of ' + (o.numel || 0) + ' elements differ, seed ' + seed.seed);
+            return;
+          }
+          var e = o.eager_vs_fp64 && o.eager_vs_fp64.rmse, c = o.compiled_vs_fp64 && o.compiled_vs_fp64.rmse;
+          if (typeof e !== 'number' || typeof c !== 'number') return;
+          var r = outs[key] || (outs[key] = { label: key + ' ' + (o.dtype || '') + (o.shape ? ' [' + o.shape.join(', ') + ']' : ''), eager: 0, compiled: 0 });
+          r.eager = Math.max(r.eager, e);
+          r.compiled = Math.max(r.compiled, c);
+        });
+      });
+      Object.keys(outs).forEach(function (k) {
+        rows.push({ label: outs[k].label + ': eager vs fp64', value: outs[k].eager, color: '#ef6c00' });
+        rows.push({ label: 'compiled vs fp64', value: outs[k].compiled, color: '#1565c0' });
+      });
+    } else if (conf.mode === 'script' && Array.isArray(conf.calls)) {
+      conf.calls.forEach(function (call) {
+        var name = 'call ' + call.call + (call.fn ? ' ' + call.fn : '');
+        if (call.inductor && typeof call.inductor.max_abs === 'number')
+          rows.push({ label: name + ': compiled vs eager', value: call.inductor.max_abs, color: '#1565c0' });
+        if (call.aot_eager && typeof call.aot_eager.max_abs === 'number')
+          rows.push({ label: 'aot_eager vs eager', value: call.aot_eager.max_abs, color: '#546e7a' });
+      });
+    }
+    return { rows: rows, notes: notes };
   }
   function errorChart(conf) {
-    var vals = numericLeaves(conf, '', []).filter(function (v) { return v.value >= 0; });
-    if (!vals.length) return null;
+    var got = confirmationRows(conf), vals = got.rows;
+    if (!vals.length && !got.notes.length) return null;
+    var box = el('div', { 'data-testid': 'confirmation' });
+    got.notes.forEach(function (n) { box.appendChild(el('div', { 'class': 'mono', 'data-testid': 'confirmation-exact', text: n })); });
+    if (!vals.length) return box;
     var pos = vals.filter(function (v) { return v.value > 0; }).map(function (v) { return v.value; });
     var maxV = Math.max.apply(null, pos.concat([0]));
     var minV = pos.length ? Math.min.apply(null, pos) : 0;
     var useLog = pos.length > 1 && maxV / minV > 100;
-    var LBL = 260, BW = 420, RH = 22, W = LBL + BW + 110, H = vals.length * RH + 24;
+    var LBL = 300, BW = 420, RH = 22, W = LBL + BW + 110, H = vals.length * RH + 24;
     var s = sv('svg', { width: W, height: H, role: 'img', 'data-testid': 'confirmation-chart' });
-    s.appendChild(tip('confirmation: errors measured on the device' + (useLog ? ' (log scale)' : '')));
+    s.appendChild(tip('confirmation: eager and compiled against float64 (graph) or against eager per call (script)' + (useLog ? ' (log scale)' : '')));
     var lo = useLog ? Math.floor(Math.log10(minV)) - 1 : 0;
     function scale(v) {
       if (v <= 0 || maxV <= 0) return 0;
-      if (useLog) return BW * (Math.log10(v) - lo) / (Math.log10(maxV) - lo);
+      if (useLog) return Math.max(0, BW * (Math.log10(v) - lo) / (Math.log10(maxV) - lo));
       return BW * v / maxV;
     }
     vals.forEach(function (v, i) {
       var y = 4 + i * RH, w = Math.max(scale(v.value), v.value > 0 ? 2 : 0);
-      var color = /fp64|float64|ref/i.test(v.label) ? (/eager/i.test(v.label) ? '#ef6c00' : /compiled|inductor/i.test(v.label) ? '#1565c0' : '#6a1b9a') : '#546e7a';
       s.appendChild(sv('text', { x: LBL - 6, y: y + 14, 'text-anchor': 'end', text: v.label }));
-      s.appendChild(sv('rect', { x: LBL, y: y + 3, width: w, height: RH - 8, fill: color }));
+      s.appendChild(sv('rect', { x: LBL, y: y + 3, width: w, height: RH - 8, fill: v.color, 'data-testid': 'confirmation-bar' }));
       s.appendChild(sv('text', { x: LBL + w + 6, y: y + 14, fill: '#333', text: v.value.toExponential(2) }));
     });
     s.appendChild(sv('text', { x: LBL, y: H - 4, fill: '#666', text: useLog ? 'log scale' : 'linear scale' }));
-    return s;
+    box.appendChild(s);
+    return box;
   }
 
   function showFinding(f) {
@@ -534,7 +570,7 @@ const char* const kReportJs = R"ILINTJS(
     }
     if (f.confirmation != null) {
       detail.appendChild(el('h3', { text: 'Confirmation' }));
-      if (f.confirmation.verdict) detail.appendChild(el('div', { text: 'verdict: ' + f.confirmation.verdict }));
+      if (f.confirmation.verdict) detail.appendChild(el('div', { 'data-testid': 'confirmation-verdict', text: 'verdict: ' + f.confirmation.verdict + (f.confirmation.summary ? ' - ' + f.confirmation.summary : '') }));
       var ch = errorChart(f.confirmation);
       if (ch) detail.appendChild(ch);
     }

@@ -112,6 +112,17 @@ for (const file of files) {
   // Backticks in messages become <code>, never shown raw.
   const rawTicks = await page.evaluate(() => Array.from(document.querySelectorAll('[data-testid=finding-row] td:nth-child(3)')).filter((td) => td.textContent.includes('`')).length);
   if (rawTicks > 0) problems.push(`${rawTicks} finding message(s) show raw backticks`);
+  // The first finding with a confirmation: its chart's bars and their labels, and the exact lines.
+  const confirmed = await page.evaluate(() => {
+    const fs = JSON.parse(document.getElementById('report-data').textContent).findings || [];
+    return fs.findIndex((f) => f.confirmation && f.confirmation.verdict);
+  });
+  if (confirmed >= 0) {
+    await page.locator('[data-testid=finding-row]').nth(confirmed).click();
+    result.confirmation_bars = await page.locator('[data-testid=finding-detail] [data-testid=confirmation-bar]').count();
+    result.confirmation_labels = await page.locator('[data-testid=finding-detail] [data-testid=confirmation-chart] text').evaluateAll((ns) => ns.map((n) => n.textContent));
+    result.confirmation_exact = await page.locator('[data-testid=finding-detail] [data-testid=confirmation-exact]').count();
+  }
   // A group of many findings shows its first rows and one row that opens the rest.
   result.more_rows = await page.locator('[data-testid=finding-group-more]').count();
   if (result.more_rows > 0) {

@@ -3,6 +3,9 @@
 // build/screenshots/ for a person to look at.
 #include <gtest/gtest.h>
 
+#include <set>
+
+#include "analyzer/confirm/confirm.h"
 #include "analyzer/localize/localize.h"
 #include "analyzer/report/html.h"
 #include "report_adversarial.h"
@@ -165,4 +168,49 @@ TEST(ReportBrowser, ManyCompilesAreClosedUntilOpened) {
   EXPECT_EQ(res["findings_after_more"].get<size_t>(), a->findings.size());
   EXPECT_GT(res["kernel_source_lines"].get<int>(), 5);
   EXPECT_GT(res["opened_kernel_source_lines"].get<int>(), 5);
+}
+
+// The confirmation chart reads the answer as a reader wants it: per output, eager's and compiled's
+// error against float64 (graph mode, recorded on an H100: s2_cuda's forward), per call how far
+// compiled left eager (script mode, recorded on an H100: stale_clamp, whose calls 3-6 diverge), not
+// one bar per number of the answer.
+TEST(ReportBrowser, ConfirmationChartShowsEagerAndCompiledPerOutput) {
+  std::string missing = node_helpers_missing(true);
+  if (!missing.empty()) GTEST_SKIP() << missing;
+  fs::create_directories(screenshots_dir());
+  struct Case {
+    std::string fixture, answer, page;
+    size_t expected_bars;
+  };
+  json fwd = json::parse(read_file(source_dir() + "/tests/gpu/results/confirm_s2_cuda_fwd.json"));
+  std::set<std::string> outputs;
+  for (const auto& s : fwd["seeds"])
+    for (const auto& o : s["outputs"])
+      if (o.contains("eager_vs_fp64")) outputs.insert(o.value("role", "output") + std::to_string(o["index"].get<int>()));
+  json script = json::parse(read_file(source_dir() + "/tests/gpu/results/confirm_stale_clamp_script.json"));
+  size_t call_bars = 0;
+  for (const auto& c : script["calls"]) call_bars += c.contains("inductor") + c.contains("aot_eager");
+  const Case cases[] = {{"s2_cuda", "/tests/gpu/results/confirm_s2_cuda_fwd.json", "report_confirm_graph.html", 2 * outputs.size()},
+                        {"stale_clamp", "/tests/gpu/results/confirm_stale_clamp_script.json", "report_confirm_script.html", call_bars}};
+  for (const auto& c : cases) {
+    auto a = analyze_paths({fixture(c.fixture)});
+    json answer = json::parse(read_file(source_dir() + c.answer));
+    // A script answer names no compile: it is given to the finding of its rule, by fingerprint.
+    if (!answer.contains("compile_dir") || !answer["compile_dir"].is_string())
+      for (const auto& f : a->findings)
+        if (f.rule == answer["finding"]["rule"]) answer["fingerprint"] = f.fingerprint;
+    ASSERT_GE(attach_recorded(*a, json::array({answer}), a->diags), 1u) << c.fixture;
+    fs::path p = fs::path(screenshots_dir()) / c.page;
+    write_report(*a, p, "inductor-lint: " + c.page);
+    int rc = -1;
+    std::string raw;
+    // stale_clamp's finding is about a frame, not a kernel: no kernel link is expected there.
+    auto res = check_in_browser({p.string()}, c.fixture == "s2_cuda" ? "--expect-finding" : "", rc, raw);
+    ASSERT_EQ(res.size(), 1u) << raw;
+    EXPECT_TRUE(res[0]["problems"].empty()) << res[0].dump(2);
+    EXPECT_GT(c.expected_bars, 0u);
+    EXPECT_EQ(res[0]["confirmation_bars"].get<size_t>(), c.expected_bars) << c.fixture;
+    std::string labels = res[0]["confirmation_labels"].dump();
+    EXPECT_NE(labels.find(c.page == "report_confirm_graph.html" ? "eager vs fp64" : "compiled vs eager"), std::string::npos) << labels;
+  }
 }
