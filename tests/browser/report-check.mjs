@@ -21,10 +21,12 @@ try {
 }
 
 const args = process.argv.slice(2);
-let shots = null, expectFinding = false, openCompile = false, loadTimeoutMs = 30000;
+let shots = null, expectFinding = false, openCompile = false, loadTimeoutMs = 30000, viewportShot = false;
 const forbid = [], expectText = [], files = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--shots') shots = args[++i];
+  // the first screen only (a page of thousands of compiles is too tall to shoot whole)
+  else if (args[i] === '--viewport-shot') viewportShot = true;
   else if (args[i] === '--expect-finding') expectFinding = true;
   else if (args[i] === '--open-compile') openCompile = true;
   else if (args[i] === '--load-timeout') loadTimeoutMs = Number(args[++i]) * 1000;
@@ -171,7 +173,8 @@ for (const file of files) {
   }
   if (shots) {
     result.shot = join(shots, basename(file).replace(/\.html?$/, '') + '.png');
-    await page.screenshot({ path: result.shot, fullPage: true });
+    if (viewportShot) await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: result.shot, fullPage: !viewportShot });
   }
   result.console_errors = consoleErrors;
   result.problems = problems.concat(consoleErrors.map((e) => 'console error: ' + e));
