@@ -28,7 +28,10 @@ GeneratedFiles::GeneratedFiles(const IngestResult& in) {
 
 bool GeneratedFiles::contains(std::string_view file) const {
   if (std::binary_search(files_.begin(), files_.end(), file)) return true;
-  return std::any_of(dirs_.begin(), dirs_.end(), [&](const std::string& d) { return file.substr(0, d.size()) == d; });
+  // Each folder above the file, looked up: a path has a dozen, an input may have 100k folders.
+  for (size_t slash = file.find('/'); slash != std::string_view::npos; slash = file.find('/', slash + 1))
+    if (std::binary_search(dirs_.begin(), dirs_.end(), file.substr(0, slash + 1))) return true;
+  return false;
 }
 
 const SourceLoc& review_location(const Finding& f, const GeneratedFiles& generated) {
