@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
+#include <functional>
 #include <cstdlib>
 #include <iostream>
 #include <thread>
@@ -80,29 +81,24 @@ std::string version_text() {
   return v;
 }
 
-bool parse_command_line(int argc, char** argv, CliOptions& o, int& exit_code) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  if (!args.empty() && std::find(std::begin(kCommands), std::end(kCommands), args[0]) != std::end(kCommands)) {
-    o.command = args[0];
-    args.erase(args.begin());
-  }
+namespace {
 
-  CLI::App app{"", "inductor-lint"};
-  app.formatter(std::make_shared<UsageFormatter>());
-  app.footer(kFooter);
-  app.set_version_flag("--version", version_text(), "print the version and exit");
-  app.get_formatter()->column_width(30);
-  // A single-valued option given twice takes the last, as ruff does; each occurrence of a
-  // repeatable one (--rule, --script-arg) takes one value, so the paths after it stay paths.
-  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+// What the options write besides CliOptions: texts checked after the parse, and the flags whose
+// combination decides one setting.
+struct RawOptions {
+  std::string jobs = "auto", timeout;
+  bool color_on = false, color_off = false, no_diagnostics = false;
+  std::vector<std::string> positionals;
+};
 
+// Every option, its help text and where its value goes.
+void declare_options(CLI::App& app, CliOptions& o, RawOptions& f) {
   std::string formats_help = "the report's format, default text (or -o's extension: .json, .sarif, .html, .txt):";
-  for (const auto& f : report_formats()) formats_help += "\n" + std::string(f.name) + ": " + std::string(f.help);
+  for (const auto& fmt : report_formats()) formats_help += "\n" + std::string(fmt.name) + ": " + std::string(fmt.help);
   app.add_option("--format", o.format, formats_help)->option_text("FORMAT");
   app.add_option("-o,--output", o.output, "write the report to FILE instead of stdout (`-o -`: stdout)")
       ->option_text("FILE");
-  std::string jobs = "auto";
-  app.add_option("-j,--jobs", jobs, "threads: N exactly, or auto (the default): as many as the cores, one on an input of few compiles")
+  app.add_option("-j,--jobs", f.jobs, "threads: N exactly, or auto (the default): as many as the cores, one on an input of few compiles")
       ->option_text("N|auto");
   app.add_option("--rule", o.analyze.only_rules, "run only this rule (repeatable)")->option_text("ID")
       ->expected(1)
@@ -131,11 +127,9 @@ bool parse_command_line(int argc, char** argv, CliOptions& o, int& exit_code) {
   app.add_option("--localize-results", o.localize_results, "attach recorded localize answers (JSON) to their compiles")
       ->option_text("FILE");
   app.add_flag("--dump-model", o.dump_model, "print the model (compiles, kernels, buffers, frames) and exit");
-  bool color_on = false, color_off = false;
-  app.add_flag("--color", color_on, "colored text (default: when stdout is a terminal)");
-  app.add_flag("--no-color", color_off, "no colors");
-  bool no_diagnostics = false;
-  app.add_flag("--no-diagnostics", no_diagnostics, "do not list input diagnostics in text output");
+  app.add_flag("--color", f.color_on, "colored text (default: when stdout is a terminal)");
+  app.add_flag("--no-color", f.color_off, "no colors");
+  app.add_flag("--no-diagnostics", f.no_diagnostics, "do not list input diagnostics in text output");
   app.add_flag("--coverage", o.coverage,
                "list what was read of each compile in text output (kernels partly read and the forms skipped, FX graph, "
                "Dynamo log, rules that could not decide)");
@@ -143,7 +137,6 @@ bool parse_command_line(int argc, char** argv, CliOptions& o, int& exit_code) {
   app.add_flag("--time-report", o.time_report, "print the wall and CPU time of each stage to stderr");
 
   const char* confirm_group = "confirm and localize options";
-  std::string timeout;
   app.add_option("--python", o.confirm.python, "the Python that has torch (default python3)")->option_text("PATH")->group(confirm_group);
   app.add_option("--device", o.confirm.device, "where to re-execute (default cuda)")
       ->option_text("cuda|cpu")
@@ -156,7 +149,7 @@ bool parse_command_line(int argc, char** argv, CliOptions& o, int& exit_code) {
       ->expected(1)
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  app.add_option("--timeout", timeout, "seconds per finding (confirm) or per compile (localize), default 300")
+  app.add_option("--timeout", f.timeout, "seconds per finding (confirm) or per compile (localize), default 300")
       ->option_text("S")
       ->group(confirm_group);
   app.add_option("--confirm-tool", o.confirm.tool, "tools/confirm.py (default: the source tree's)")
@@ -168,9 +161,96 @@ bool parse_command_line(int argc, char** argv, CliOptions& o, int& exit_code) {
       ->group(confirm_group);
   app.add_flag("--print-requests", o.print_requests, "localize: print the requests the tool would get (a JSON array) and run nothing")
       ->group(confirm_group);
-  std::vector<std::string> positionals;
-  app.add_option("PATH", positionals, "inputs; `rules ID`: the rule")->option_text(" ");
+  app.add_option("PATH", f.positionals, "inputs; `rules ID`: the rule")->option_text(" ");
 
+}
+
+// After the parse: the values CLI11 does not check (whole numbers, -j auto, the format and its
+// extension, the colors, rule ids), each a usage error naming itself.
+bool finish_options(const CLI::App& app, CliOptions& o, const RawOptions& f,
+                    const std::function<bool(const std::string&)>& usage_error) {
+  o.format_given = app.count("--format") > 0;
+  o.fail_on_given = app.count("--fail-on") > 0;
+  o.diagnostics = !f.no_diagnostics;
+  if (o.output == "-") o.output.clear();  // `-o -`: stdout, as most tools take it
+
+  // -j: a whole number, or auto.
+  const unsigned hw = std::thread::hardware_concurrency();
+  const int cores = hw ? static_cast<int>(hw) : 1;
+  o.analyze.jobs = cores;
+  o.analyze.fit_jobs_to_input = true;
+  if (f.jobs != "auto") {
+    int n = 0;
+    if (!whole_int(f.jobs, n) || n < 1) return usage_error("-j needs a number or auto (got '" + f.jobs + "')");
+    o.analyze.jobs = std::min(256, n);
+    o.analyze.fit_jobs_to_input = false;
+  }
+  if (!f.timeout.empty()) {
+    int s = 0;
+    if (!whole_int(f.timeout, s) || s < 1) return usage_error("--timeout needs a whole number of seconds (got '" + f.timeout + "')");
+    o.confirm.timeout_s = s;
+  }
+
+  // Colors: the flags, then FORCE_COLOR (force-color.org), then NO_COLOR (no-color.org), as ruff
+  // orders them, then whether the report goes to a terminal. A report written with -o is a file:
+  // only --color colors it.
+  if (f.color_on && f.color_off) return usage_error("--color and --no-color together");
+  if (f.color_on || f.color_off) o.color = f.color_on;
+  else if (!o.output.empty()) o.color = false;
+  else if (env_set("FORCE_COLOR")) o.color = true;
+  else if (env_set("NO_COLOR")) o.color = false;
+  else o.color = isatty(STDOUT_FILENO);
+
+  if (!o.format_given && !o.output.empty()) {
+    std::string inferred = format_for_extension(o.output);
+    if (!inferred.empty()) o.format = inferred;
+  }
+  if (!find_report_format(o.format)) {
+    std::string names;
+    for (const auto& fmt : report_formats()) names += (names.empty() ? "" : ", ") + std::string(fmt.name);
+    return usage_error("unknown format '" + o.format + "' (" + names + ")");
+  }
+
+  if (o.statistics && o.format != "text" && o.format != "json")
+    return usage_error("--statistics writes text or json, not " + o.format);
+  if (o.command == "rules") {
+    if (f.positionals.size() > 1) return usage_error("rules takes at most one rule id");
+    if (!f.positionals.empty()) o.rule_id = f.positionals.front();
+  } else {
+    o.analyze.paths = f.positionals;
+  }
+  // A rule id that names no rule is a usage error: a typo in --rule would otherwise run nothing,
+  // and one in --disable would leave the rule on, both with exit 0.
+  register_all_rules();
+  const auto& registry = RuleRegistry::instance();
+  for (const auto* list : {&o.analyze.only_rules, &o.analyze.disabled_rules})
+    for (const auto& id : *list)
+      if (!registry.create(id))
+        return usage_error((list == &o.analyze.only_rules ? "--rule: " : "--disable: ") + registry.unknown_rule_message(id));
+  if (o.command != "rules" && o.analyze.paths.empty()) return usage_error("no input path given");
+  return true;
+}
+
+}  // namespace
+
+bool parse_command_line(int argc, char** argv, CliOptions& o, int& exit_code) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && std::find(std::begin(kCommands), std::end(kCommands), args[0]) != std::end(kCommands)) {
+    o.command = args[0];
+    args.erase(args.begin());
+  }
+
+  CLI::App app{"", "inductor-lint"};
+  app.formatter(std::make_shared<UsageFormatter>());
+  app.footer(kFooter);
+  app.set_version_flag("--version", version_text(), "print the version and exit");
+  app.get_formatter()->column_width(30);
+  // A single-valued option given twice takes the last, as ruff does; each occurrence of a
+  // repeatable one (--rule, --script-arg) takes one value, so the paths after it stay paths.
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+
+  RawOptions raw;
+  declare_options(app, o, raw);
   auto usage_error = [&](const std::string& msg) {
     std::cerr << "inductor-lint: " << msg << "\n(inductor-lint --help lists the options)\n";
     exit_code = 2;
@@ -190,66 +270,7 @@ bool parse_command_line(int argc, char** argv, CliOptions& o, int& exit_code) {
   } catch (const CLI::ParseError& e) {
     return usage_error(e.what());
   }
-  o.format_given = app.count("--format") > 0;
-  o.fail_on_given = app.count("--fail-on") > 0;
-  o.diagnostics = !no_diagnostics;
-  if (o.output == "-") o.output.clear();  // `-o -`: stdout, as most tools take it
-
-  // -j: a whole number, or auto.
-  const unsigned hw = std::thread::hardware_concurrency();
-  const int cores = hw ? static_cast<int>(hw) : 1;
-  o.analyze.jobs = cores;
-  o.analyze.fit_jobs_to_input = true;
-  if (jobs != "auto") {
-    int n = 0;
-    if (!whole_int(jobs, n) || n < 1) return usage_error("-j needs a number or auto (got '" + jobs + "')");
-    o.analyze.jobs = std::min(256, n);
-    o.analyze.fit_jobs_to_input = false;
-  }
-  if (!timeout.empty()) {
-    int s = 0;
-    if (!whole_int(timeout, s) || s < 1) return usage_error("--timeout needs a whole number of seconds (got '" + timeout + "')");
-    o.confirm.timeout_s = s;
-  }
-
-  // Colors: the flags, then FORCE_COLOR (force-color.org), then NO_COLOR (no-color.org), as ruff
-  // orders them, then whether the report goes to a terminal. A report written with -o is a file:
-  // only --color colors it.
-  if (color_on && color_off) return usage_error("--color and --no-color together");
-  if (color_on || color_off) o.color = color_on;
-  else if (!o.output.empty()) o.color = false;
-  else if (env_set("FORCE_COLOR")) o.color = true;
-  else if (env_set("NO_COLOR")) o.color = false;
-  else o.color = isatty(STDOUT_FILENO);
-
-  if (!o.format_given && !o.output.empty()) {
-    std::string inferred = format_for_extension(o.output);
-    if (!inferred.empty()) o.format = inferred;
-  }
-  if (!find_report_format(o.format)) {
-    std::string names;
-    for (const auto& f : report_formats()) names += (names.empty() ? "" : ", ") + std::string(f.name);
-    return usage_error("unknown format '" + o.format + "' (" + names + ")");
-  }
-
-  if (o.statistics && o.format != "text" && o.format != "json")
-    return usage_error("--statistics writes text or json, not " + o.format);
-  if (o.command == "rules") {
-    if (positionals.size() > 1) return usage_error("rules takes at most one rule id");
-    if (!positionals.empty()) o.rule_id = positionals.front();
-  } else {
-    o.analyze.paths = positionals;
-  }
-  // A rule id that names no rule is a usage error: a typo in --rule would otherwise run nothing,
-  // and one in --disable would leave the rule on, both with exit 0.
-  register_all_rules();
-  const auto& registry = RuleRegistry::instance();
-  for (const auto* list : {&o.analyze.only_rules, &o.analyze.disabled_rules})
-    for (const auto& id : *list)
-      if (!registry.create(id))
-        return usage_error((list == &o.analyze.only_rules ? "--rule: " : "--disable: ") + registry.unknown_rule_message(id));
-  if (o.command != "rules" && o.analyze.paths.empty()) return usage_error("no input path given");
-  return true;
+  return finish_options(app, o, raw, usage_error);
 }
 
 }  // namespace ilint
