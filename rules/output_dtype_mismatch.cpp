@@ -11,6 +11,10 @@
 namespace ilint {
 namespace {
 
+bool is_integer(DType d) {
+  return d == DType::Bool || d == DType::I8 || d == DType::U8 || d == DType::I16 || d == DType::I32 || d == DType::I64;
+}
+
 class OutputDtypeMismatch : public Rule {
  public:
   const RuleInfo& info() const override {
@@ -60,11 +64,13 @@ class OutputDtypeMismatch : public Rule {
     const std::string eager = dtype_name(node.meta.dtype), compiled = dtype_name(buf.meta.dtype);
     const std::string code = node.user_code.empty() ? node.name.str() : node.user_code.str();
     f.message = fit_headline({"output " + std::to_string(position) + " is " + compiled + " compiled, " + eager +
-                              " in eager (", input_text(code), "): values and dtype differ from eager's"});
+                              " in eager (", input_text(code), "): the caller gets another dtype than eager's"});
     f.notes.push_back("The FX graph's `" + node.name.str() + "` (" + node.target.str() + ", " + c.graph_kind +
                       " graph) is " + eager + "; call() returns `" + buf.name + "`, allocated as " + compiled + ".");
-    f.notes.push_back("Integer values that wrap around in " + eager + " in eager do not in " + compiled +
-                      ", and the caller gets a tensor of another dtype.");
+    if (is_integer(node.meta.dtype) && is_integer(buf.meta.dtype))
+      f.notes.push_back("Integer values that wrap around in " + eager + " in eager do not in " + compiled + ".");
+    else
+      f.notes.push_back("Values are rounded (or not) to " + compiled + " where eager gives " + eager + ".");
     f.location = buf.alloc_loc.valid() ? buf.alloc_loc : ret.def_loc;
     if (node.user_loc) f.related.push_back({*node.user_loc, "user source: " + code});
     f.related.push_back({node.def_loc, "`" + node.name.str() + "` is " + eager + " in the graph Inductor compiled"});

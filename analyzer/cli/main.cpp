@@ -144,7 +144,8 @@ static ilint::ReportSettings report_settings(const ilint::CliOptions& o) {
 static void suppress(const ilint::CliOptions& o, const ilint::Config& config, ilint::Analysis& a) {
   a.suppressed = ilint::apply_config_to_findings(config, a.findings);
   ilint::UserSourceLines lines(a.program, readable_roots(o));
-  for (auto& s : ilint::apply_inline_suppressions(a.findings, lines)) a.suppressed.push_back(std::move(s));
+  ilint::GeneratedFiles generated(a.ingest);
+  for (auto& s : ilint::apply_inline_suppressions(a.findings, lines, generated)) a.suppressed.push_back(std::move(s));
 }
 
 // --time-report: each stage's wall and CPU time, then the report's (what the total leaves), on stderr.
@@ -218,16 +219,17 @@ int run_cli(int argc, char** argv) {
   suppress(o, config, a);
   if (!o.write_baseline.empty()) {
     // Writing a baseline accepts today's findings: it says what it wrote and succeeds, as ruff's
-    // --add-noqa does, instead of reporting (and failing on) the findings it just accepted.
+    // --add-noqa does, instead of reporting (and failing on) the findings it just accepted. Over an
+    // input that could not be read it writes nothing: an empty baseline would accept nothing.
+    if (a.files_read == 0) {
+      std::cerr << "inductor-lint: nothing could be read from the given paths; the baseline "
+                << ilint::terminal_safe(o.write_baseline) << " is left as it was\n";
+      return 2;
+    }
     ilint::OutputFile bl;
     std::string error;
     if (!bl.open(o.write_baseline, error) || (ilint::write_baseline(a.findings, bl.stream()), !bl.commit(error))) {
       std::cerr << "inductor-lint: " << error << "\n";
-      return 2;
-    }
-    if (a.files_read == 0) {
-      std::cerr << "inductor-lint: nothing could be read from the given paths; wrote an empty baseline to "
-                << ilint::terminal_safe(o.write_baseline) << "\n";
       return 2;
     }
     std::cerr << "inductor-lint: wrote " << a.findings.size() << " finding(s) to the baseline "

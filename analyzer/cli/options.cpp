@@ -34,7 +34,7 @@ Options take their value as `--opt value` or `--opt=value`; `--` ends the option
 
 const char* kFooter = R"(
 Environment: FORCE_COLOR (non-empty) turns colors on, else NO_COLOR (non-empty) off, where
---color/--no-color do not say. Exit codes: 0 nothing at or above --fail-on, 1 findings at or
+--color/--no-color do not say (a report written with -o has none unless --color). Exit codes: 0 nothing at or above --fail-on, 1 findings at or
 above it (or a launch localize found divergent), 2 nothing could be read, bad usage, or a
 report that could not be written whole.)";
 
@@ -245,7 +245,8 @@ bool parse_command_line(int argc, char** argv, CliOptions& o, int& exit_code) {
   app.footer(kFooter);
   app.set_version_flag("--version", version_text(), "print the version and exit");
   app.get_formatter()->column_width(30);
-  // A single-valued option given twice takes the last, as ruff does; each occurrence of a
+  // A single-valued option given twice takes the last, as ruff does (--color with --no-color is
+  // refused: two flags, no order between them); each occurrence of a
   // repeatable one (--rule, --script-arg) takes one value, so the paths after it stay paths.
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 

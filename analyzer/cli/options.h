@@ -20,7 +20,7 @@ struct CliOptions {
   std::string fail_on = "warning";
   bool fail_on_given = false;     // the config's fail_on applies only when the flag is absent
   bool dump_model = false;
-  bool color = false;             // decided: flags, then NO_COLOR / FORCE_COLOR, then the terminal
+  bool color = false;             // decided: flags, then FORCE_COLOR / NO_COLOR, then the terminal
   bool diagnostics = true;
   bool coverage = false;
   bool statistics = false;        // counts per rule instead of the findings

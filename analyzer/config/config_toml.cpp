@@ -34,8 +34,8 @@ nlohmann::json to_json(const toml::node& node, std::map<std::string, std::vector
   if (auto v = node.value<int64_t>(); v && node.is_integer()) return *v;
   if (auto v = node.value<double>(); v && node.is_floating_point()) return *v;
   if (auto v = node.value<std::string>(); v && node.is_string()) return *v;
-  // Dates and times mean nothing in this config: a wrong type is reported as such downstream.
-  return node.is_date() || node.is_time() || node.is_date_time() ? nlohmann::json("<a TOML date or time>") : nlohmann::json();
+  // Dates and times mean nothing in this config: null, which every key refuses as a wrong type.
+  return nlohmann::json();
 }
 
 const toml::table* tool_table(const toml::table& doc) {
@@ -85,7 +85,10 @@ bool pyproject_has_config(const std::string& path) {
   std::string text;
   if (!read_named_file(path, text, ignored, "config-unreadable", "pyproject.toml", kMaxPyprojectBytes)) return false;
   toml::parse_result parsed = toml::parse(text, path);
-  return parsed && parsed.table().get("tool") && parsed.table().get("tool")->is_table() &&
+  // A pyproject.toml that does not parse but names our table is ours, broken: it is loaded, so the
+  // error is reported, rather than passed over for a parent's config.
+  if (!parsed) return text.find("tool.inductor-lint") != std::string::npos;
+  return parsed.table().get("tool") && parsed.table().get("tool")->is_table() &&
          parsed.table().get("tool")->as_table()->get("inductor-lint");
 }
 

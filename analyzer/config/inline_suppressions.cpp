@@ -47,19 +47,20 @@ std::optional<InlineSuppression> parse_inline_suppression(std::string_view line)
   return std::nullopt;
 }
 
-std::vector<SuppressedFinding> apply_inline_suppressions(std::vector<Finding>& findings, UserSourceLines& lines) {
+std::vector<SuppressedFinding> apply_inline_suppressions(std::vector<Finding>& findings, UserSourceLines& lines,
+                                                         const GeneratedFiles& generated) {
   std::vector<SuppressedFinding> suppressed;
   std::vector<Finding> kept;
   for (auto& f : findings) {
-    const RelatedLocation* by = nullptr;
+    std::optional<SourceLoc> by;
     std::optional<InlineSuppression> hit;
-    for (const auto& r : f.related) {
-      if (!r.loc.valid() || r.loc.file == f.location.file) continue;
-      UserSourceLine line = lines.line(r.loc);
-      if (line.from == UserSourceLine::From::Nowhere) continue;
+    for (const SourceLoc& at : user_locations(f, generated)) {
+      UserSourceLine line = lines.line(at);
+      bool read = line.from == UserSourceLine::From::File || (line.from == UserSourceLine::From::FxComment && line.same_path);
+      if (!read) continue;
       auto s = parse_inline_suppression(line.text);
       if (s && std::any_of(s->rules.begin(), s->rules.end(), [&](const std::string& id) { return id == f.rule || id == "*"; })) {
-        by = &r;
+        by = at;
         hit = std::move(s);
         break;
       }
@@ -70,7 +71,7 @@ std::vector<SuppressedFinding> apply_inline_suppressions(std::vector<Finding>& f
     }
     SuppressedFinding sf;
     sf.reason = hit->reason.empty() ? "inline suppression (no reason given)" : hit->reason;
-    sf.suppressed_by = by->loc;
+    sf.suppressed_by = *by;
     sf.in_source = true;
     sf.finding = std::move(f);
     suppressed.push_back(std::move(sf));

@@ -10,6 +10,7 @@
 
 #include "analyzer/config/config.h"
 #include "analyzer/model/user_source_lines.h"
+#include "analyzer/report/review_location.h"
 
 namespace ilint {
 
@@ -23,8 +24,11 @@ struct InlineSuppression {
 // allowed; `ignore` without brackets is no suppression (a blanket one would hide rules added later).
 std::optional<InlineSuppression> parse_inline_suppression(std::string_view line);
 
-// Moves each finding one of whose user source lines (its related locations outside the generated
-// file it points at) carries a suppression of its rule out of `findings`, into the returned list.
-std::vector<SuppressedFinding> apply_inline_suppressions(std::vector<Finding>& findings, UserSourceLines& lines);
+// Moves each finding one of whose lines in the user's program (user_locations(): its location and
+// related locations outside the generated files) carries a suppression of its rule out of
+// `findings`, into the returned list. A line is read from the file, or from an FX comment that
+// names the same path (never from one of a file of the same name elsewhere).
+std::vector<SuppressedFinding> apply_inline_suppressions(std::vector<Finding>& findings, UserSourceLines& lines,
+                                                         const GeneratedFiles& generated);
 
 }  // namespace ilint

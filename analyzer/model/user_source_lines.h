@@ -19,6 +19,9 @@ struct UserSourceLine {
   enum class From { Nowhere, File, FxComment };
   std::string text;
   From from = From::Nowhere;
+  // FxComment: the comment names the file by this very path (not only a file of the same name
+  // elsewhere, which the HTML's quote accepts and a suppression must not).
+  bool same_path = false;
   bool outside_roots = false;  // the file was not read: it lies outside every root
 };
 
@@ -41,7 +44,8 @@ class UserSourceLines {
   std::map<std::string, bool> readable_;
   // (file name, line) -> the code an FX comment quotes there, the first node's in compile order;
   // made on the first line a file does not give (one pass over the nodes, not one per line).
-  std::map<std::pair<std::string, int>, std::string> fx_code_;
+  std::map<std::pair<std::string, int>, std::string> fx_code_;       // by file name
+  std::map<std::pair<std::string, int>, std::string> fx_code_path_;  // by the path as written
   bool fx_code_made_ = false;
 };
 

@@ -454,7 +454,15 @@ void OutputCodeReader::call_statement(const py::Module& m, size_t si) {
     b.alias_of = py::normalize_space(m.text_of(*call->items[0]));
     b.alloc_loc = loc;
     if (const Buffer* src = c_.buffer(b.alias_of)) b.meta = src->meta;
-    if (call->items.size() >= 3) {
+    if (callee == "alloc_from_pool") {
+      // alloc_from_pool(pool, offset, dtype, size, stride): a tensor of its own dtype in a pool's
+      // bytes (the pool is a uint8 buffer).
+      if (call->items.size() >= 3) b.meta.dtype = parse_dtype(call->items[2]->dotted());
+      if (call->items.size() >= 5) {
+        b.meta.shape = to_istrings(tuple_texts(m, call->items[3]));
+        b.meta.stride = to_istrings(tuple_texts(m, call->items[4]));
+      }
+    } else if (call->items.size() >= 3) {
       b.meta.shape = to_istrings(tuple_texts(m, call->items[1]));
       b.meta.stride = to_istrings(tuple_texts(m, call->items[2]));
     }

@@ -1,6 +1,7 @@
 #include "analyzer/report/html.h"
 
 #include "analyzer/model/user_source_lines.h"
+#include "analyzer/report/review_location.h"
 #include "analyzer/report/json.h"
 
 #include "analyzer/model/names.h"
@@ -321,7 +322,13 @@ json report_data_but_compiles(const Analysis& a, const HtmlOptions& opts) {
   d["torch_version"] = a.program.torch_version;
   d["dynamo"] = dynamo_json(a.program.dynamo);
   json findings = json::array();
-  for (const auto& f : a.findings) findings.push_back(finding_json(f, a.program));
+  // The user's line each finding is grouped under (review_location.h: SARIF's primary location).
+  GeneratedFiles generated(a.ingest);
+  for (const auto& f : a.findings) {
+    json jf = finding_json(f, a.program);
+    jf["user_line"] = loc_json(review_location(f, generated));
+    findings.push_back(std::move(jf));
+  }
   d["findings"] = findings;
   json suppressed = json::array();
   if (opts.suppressed)

@@ -337,6 +337,8 @@ const char* const kReportJs = R"ILINTJS(
 
   var selectedRow = null;
   var GROUP_ROWS = 12, expandedGroups = Object.create(null);
+  var findingIndex = new Map();  // finding -> its position in the data (rows are grouped, not in order)
+  findings.forEach(function (f, i) { findingIndex.set(f, i); });
   function renderFindings() {
     listBox.textContent = '';
     var shown = findings.filter(function (f) {
@@ -349,8 +351,9 @@ const char* const kReportJs = R"ILINTJS(
     // together), the groups in the order of their first finding.
     var groups = [], byKey = Object.create(null);
     shown.forEach(function (f) {
-      var key = f.related && f.related.length ? locText(f.related[0].loc) : '';
-      if (!(key in byKey)) { byKey[key] = groups.length; groups.push({ key: key, code: f.related && f.related.length ? f.related[0].message : '', items: [] }); }
+      var key = f.user_line ? locText(f.user_line) : f.related && f.related.length ? locText(f.related[0].loc) : '';
+      var said = (f.related || []).filter(function (r) { return locText(r.loc) === key; })[0];
+      if (!(key in byKey)) { byKey[key] = groups.length; groups.push({ key: key, code: said ? said.message : '', items: [] }); }
       groups[byKey[key]].items.push(f);
     });
     var rows = [];
@@ -372,7 +375,7 @@ const char* const kReportJs = R"ILINTJS(
   function findingRow(f) {
       var user = f.related && f.related.length ? locText(f.related[0].loc) : '';
       var row = tr([sevBadge(f.severity), f.rule, md(f.message), baseName(user.split(':')[0]) + (user.indexOf(':') >= 0 ? ':' + user.split(':').pop() : ''), f.compile_id, el('code', { text: f.kernel || '' })],
-        { 'class': 'finding', 'data-testid': 'finding-row', 'data-rule': f.rule, 'data-severity': f.severity, 'data-has-kernel': f.kernel_ref ? 'true' : 'false' });
+        { 'class': 'finding', 'data-testid': 'finding-row', 'data-index': findingIndex.get(f), 'data-rule': f.rule, 'data-severity': f.severity, 'data-has-kernel': f.kernel_ref ? 'true' : 'false' });
       row.onclick = function () {
         if (selectedRow) selectedRow.classList.remove('selected');
         row.classList.add('selected');
@@ -690,7 +693,8 @@ const char* const kReportJs = R"ILINTJS(
   compileIndex.forEach(function (ci, i) {
     var nf = findingsPerCompile[ci.id] || 0;
     var links = Object.keys(ci.files || {}).map(function (name) {
-      return el('a', { 'class': 'link mono', 'data-testid': 'raw-file', href: 'file://' + encodeURI(ci.files[name]), text: name });
+      return el('a', { 'class': 'link mono', 'data-testid': 'raw-file', text: name,
+                       href: 'file://' + encodeURI(ci.files[name]).replace(/#/g, '%23').replace(/\?/g, '%3F') });
     });
     var head = el('div', null, el('strong', { text: ci.id }), el('span', { 'class': 'muted', text: '  ' + [ci.graph_kind, ci.device, ci.kernels + ' kernels', ci.buffers + ' buffers', ci.launches + ' launches', ci.fx + ' FX nodes', nf + ' findings'].filter(Boolean).join(' \u00b7 ') + '  ' }),
       links.map(function (a, j) { return j ? [' \u00b7 ', a] : a; }));

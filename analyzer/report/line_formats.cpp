@@ -44,7 +44,7 @@ std::string github_escape_property(const std::string& s) {
 void write_concise(const Analysis& a, const std::string& source_root, std::ostream& os) {
   GeneratedFiles generated(a.ingest);
   for (const auto& f : a.findings) {
-    const SourceLoc& at = review_location(f, generated);
+    const SourceLoc at = review_location(f, generated);
     os << terminal_safe(path_under_root(at.file.str(), source_root));
     if (at.line > 0) os << ":" << at.line;
     if (at.line > 0 && at.column > 0) os << ":" << at.column;
@@ -56,7 +56,7 @@ void write_concise(const Analysis& a, const std::string& source_root, std::ostre
 void write_github(const Analysis& a, const std::string& source_root, std::ostream& os) {
   GeneratedFiles generated(a.ingest);
   for (const auto& f : a.findings) {
-    const SourceLoc& at = review_location(f, generated);
+    const SourceLoc at = review_location(f, generated);
     // GitHub has error, warning and notice; a note is a notice.
     const char* level = f.severity == Severity::Error ? "error" : f.severity == Severity::Warning ? "warning" : "notice";
     os << "::" << level << " ";

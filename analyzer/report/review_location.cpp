@@ -34,10 +34,28 @@ bool GeneratedFiles::contains(std::string_view file) const {
   return false;
 }
 
-const SourceLoc& review_location(const Finding& f, const GeneratedFiles& generated) {
-  for (const auto& r : f.related)
-    if (r.loc.valid() && !generated.contains(r.loc.file.str())) return r.loc;
-  return f.location;
+bool is_library_file(std::string_view file) {
+  for (std::string_view part : {"/site-packages/", "/dist-packages/", "/lib/python"})
+    if (file.find(part) != std::string_view::npos) return true;
+  return false;
+}
+
+std::vector<SourceLoc> user_locations(const Finding& f, const GeneratedFiles& generated) {
+  std::vector<SourceLoc> own, library;
+  auto add = [&](const SourceLoc& l) {
+    if (!l.valid() || generated.contains(l.file.str())) return;
+    auto& list = is_library_file(l.file.str()) ? library : own;
+    if (std::find(list.begin(), list.end(), l) == list.end()) list.push_back(l);
+  };
+  add(f.location);
+  for (const auto& r : f.related) add(r.loc);
+  own.insert(own.end(), library.begin(), library.end());
+  return own;
+}
+
+SourceLoc review_location(const Finding& f, const GeneratedFiles& generated) {
+  auto users = user_locations(f, generated);
+  return users.empty() ? f.location : users.front();
 }
 
 std::string path_under_root(const std::string& path, const std::string& root) {

@@ -23,8 +23,16 @@ class GeneratedFiles {
   std::vector<std::string> files_;  // logs, lone output_code.py / FX JSON inputs
 };
 
-// The first related location in the user's program, else the finding's own (generated) location.
-const SourceLoc& review_location(const Finding& f, const GeneratedFiles& generated);
+// Python's own files and installed packages' (site-packages, dist-packages, lib/pythonX.Y): a
+// finding's related locations may name torch's source (torch/nn/functional.py) beside the user's.
+bool is_library_file(std::string_view file);
+
+// The finding's lines outside the generated files: its location, then its related locations, in
+// that order, each once; those in library files after the others.
+std::vector<SourceLoc> user_locations(const Finding& f, const GeneratedFiles& generated);
+
+// The first of user_locations(), else the finding's own (generated) location.
+SourceLoc review_location(const Finding& f, const GeneratedFiles& generated);
 
 // `path` relative to `root` when it lies under it ("model/train.py"), else unchanged.
 std::string path_under_root(const std::string& path, const std::string& root);

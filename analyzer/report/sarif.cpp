@@ -120,7 +120,7 @@ json result_for(const Finding& f, int rule_index, const SarifPaths& paths) {
   // The primary location is the user's line (review_location.h): code scanning keys an alert on
   // its path and line, and an annotation lands on a diff only in the repository's own files. The
   // generated line and the kernel come after, as a related location and properties.
-  const SourceLoc& primary = review_location(f, *paths.generated);
+  const SourceLoc primary = review_location(f, *paths.generated);
   json locs = json::array();
   if (primary.valid()) {
     json l = location(primary, paths, "");
@@ -245,7 +245,8 @@ void write_sarif(const Analysis& analysis, const std::vector<RuleDoc>& rules, st
     r["fullDescription"] = {{"text", d.full_description.empty() ? shortd : d.full_description}};
     std::string md = d.markdown.empty() ? shortd : d.markdown;
     r["help"] = {{"text", md}, {"markdown", md}};
-    if (!d.help_uri.empty()) r["helpUri"] = d.help_uri;
+    if (!d.help_uri.empty())
+      r["helpUri"] = d.help_uri.rfind("file://", 0) == 0 ? "file://" + percent_encode_path(d.help_uri.substr(7)) : d.help_uri;
     r["defaultConfiguration"] = {{"level", sarif_level(ri.default_severity)}};
     json props;
     json tags = json::array();

@@ -74,13 +74,15 @@ for (const file of files) {
   const kernelRows = await page.locator('[data-testid=finding-row][data-has-kernel=true]').count();
   result.findings_with_kernel = kernelRows;
   // The detail lists the clicked finding's notes under its message, one item each, as many as the
-  // page's data holds for it (rows are the data's findings in order).
+  // page's data holds for it (the row says which finding of the data it shows: data-index).
   const checkNotes = async (withKernel) => {
-    const want = await page.evaluate((withKernel) => {
+    const row = withKernel ? page.locator('[data-testid=finding-row][data-has-kernel=true]').first()
+                           : page.locator('[data-testid=finding-row]').first();
+    const index = Number(await row.getAttribute('data-index'));
+    const want = await page.evaluate((index) => {
       const fs = JSON.parse(document.getElementById('report-data').textContent).findings || [];
-      const f = withKernel ? fs.find((x) => x.kernel_ref) : fs[0];
-      return ((f && f.notes) || []).length;
-    }, withKernel);
+      return ((fs[index] && fs[index].notes) || []).length;
+    }, index);
     const shown = await page.locator('[data-testid=finding-detail] [data-testid=finding-notes] li').count();
     if (shown !== want) problems.push(`the finding's detail shows ${shown} note(s), its data holds ${want}`);
   };
@@ -120,7 +122,7 @@ for (const file of files) {
     return fs.findIndex((f) => f.confirmation && f.confirmation.verdict);
   });
   if (confirmed >= 0) {
-    await page.locator('[data-testid=finding-row]').nth(confirmed).click();
+    await page.locator(`[data-testid=finding-row][data-index="${confirmed}"]`).click();
     result.confirmation_bars = await page.locator('[data-testid=finding-detail] [data-testid=confirmation-bar]').count();
     result.confirmation_labels = await page.locator('[data-testid=finding-detail] [data-testid=confirmation-chart] text').evaluateAll((ns) => ns.map((n) => n.textContent));
     result.confirmation_exact = await page.locator('[data-testid=finding-detail] [data-testid=confirmation-exact]').count();

@@ -312,7 +312,8 @@ TEST(ReportConfig, InlineSuppressionOnTheUsersLine) {
           n.user_code = IString(std::string(n.user_code.str().substr(0, n.user_code.str().find("  #"))) + comment);
     std::vector<Finding> findings = a->findings;
     UserSourceLines lines(a->program, {elsewhere.path.string()});
-    auto out = apply_inline_suppressions(findings, lines);
+    GeneratedFiles generated(a->ingest);
+    auto out = apply_inline_suppressions(findings, lines, generated);
     EXPECT_EQ(out.size() + findings.size(), a->findings.size());
     return out;
   };
@@ -324,4 +325,35 @@ TEST(ReportConfig, InlineSuppressionOnTheUsersLine) {
   EXPECT_TRUE(suppressed_with("  # inductor-lint: ignore[stale-scalar] another rule").empty());
   EXPECT_TRUE(suppressed_with("").empty());
   ASSERT_EQ(suppressed_with("  # inductor-lint: ignore[*]").size(), 1u);
+}
+
+// A frame-level finding (scalar-recompile) stands on the user's line itself: its own location is
+// one of the lines a comment may suppress it on. s1_cpu's finding, moved to a copy of its user file
+// (the original path is not on this machine) whose line carries the comment; read from the file.
+TEST(ReportConfig, InlineSuppressionOnAFrameFindingsOwnLine) {
+  auto a = analyze_paths({fixture("s1_cpu")});
+  const Finding* frame = nullptr;
+  for (const auto& f : a->findings)
+    if (f.rule == "scalar-recompile") frame = &f;
+  ASSERT_TRUE(frame);
+  ASSERT_GT(frame->location.line, 0);
+  TempDir dir;
+  fs::path copy = dir.path / fs::path(frame->location.file.str()).filename();
+  std::string text;
+  for (int i = 1; i < frame->location.line; ++i) text += "\n";
+  write_file(copy, text + "step = step_t.item()  # inductor-lint: ignore[scalar-recompile] one recompile per step is fine\n");
+  Finding moved = *frame;
+  moved.location.file = IString(copy.string());
+  GeneratedFiles generated(a->ingest);
+  UserSourceLines lines(a->program, {dir.path.string()});
+  std::vector<Finding> findings{moved};
+  auto out = apply_inline_suppressions(findings, lines, generated);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].reason, "one recompile per step is fine");
+  EXPECT_EQ(out[0].suppressed_by.file, copy.string());
+  // A file of the same name elsewhere, whose FX copy of the line is all the analysis has, does not.
+  Finding elsewhere = *frame;
+  elsewhere.location.file = IString((dir.path / "other" / fs::path(frame->location.file.str()).filename()).string());
+  std::vector<Finding> none{elsewhere};
+  EXPECT_TRUE(apply_inline_suppressions(none, lines, generated).empty());
 }
