@@ -1,0 +1,5 @@
+import torch
+def f(x):
+    return (x.t() * 2).argmax()
+torch.manual_seed(21); x = torch.randn(5, 7)
+print("eager", f(x).item(), "compiled", torch.compile(f)(x).item())
