@@ -19,6 +19,7 @@ std::unique_ptr<Rule> make_unmasked_atomic();
 std::unique_ptr<Rule> make_index_overflow();
 std::unique_ptr<Rule> make_rounding_before_compare();
 std::unique_ptr<Rule> make_output_dtype_mismatch();
+std::unique_ptr<Rule> make_read_after_writeback();
 
 void register_all_rules() {
   static std::once_flag once;
@@ -37,6 +38,7 @@ void register_all_rules() {
     r.add("index-overflow", make_index_overflow);
     r.add("rounding-before-compare", make_rounding_before_compare);
     r.add("output-dtype-mismatch", make_output_dtype_mismatch);
+    r.add("read-after-writeback", make_read_after_writeback);
   });
 }
 

@@ -90,6 +90,10 @@ PROGRAMS = [
     Program("output_dtype_uint8", "int_forms.py", ["uint8_any"], confirm="graph",
             expect=[Expect("output-dtype-mismatch", "error", "return torch.any(x) * 200 + 100", "inference",
                            "confirmed")]),
+    # pytorch#198131: `dst[0:, :] = src[0:, :]; src.add_(1)`; the graph copies src into dst after src's
+    # write-back (2.13.0: dst gets src + 1, 12 of 12 elements differ).
+    Program("writeback", "writeback.py", [],
+            expect=[Expect("read-after-writeback", "error", "dst[0:, :] = src[0:, :]", "inference")]),
     # Clean programs: no warning and no error.
     Program("clean_mlp", "clean_mlp.py", ["cpu"], expect=[]),
     Program("clean_foreach_flip_safe", "mutation.py", ["foreach_flip", "cpu", "safe"], expect=[], localize="ok"),
@@ -99,4 +103,6 @@ PROGRAMS = [
     Program("clean_rounding_compare_safe", "rounding_compare.py", ["cpu", "safe"], expect=[]),
     # torch.all instead of torch.any: the compiled output stays uint8 (44 both).
     Program("clean_uint8_all", "int_forms.py", ["uint8_all"], expect=[]),
+    # A clone is copied: read before the write-back.
+    Program("clean_writeback_safe", "writeback.py", ["safe"], expect=[]),
 ]
