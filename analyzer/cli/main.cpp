@@ -126,12 +126,12 @@ static std::vector<std::string> readable_roots(const ilint::CliOptions& o) {
 }
 
 // What the command line decides for the report's format (analyzer/report/formats.h).
-static ilint::ReportSettings report_settings(const ilint::CliOptions& o) {
+static ilint::ReportSettings report_settings(const ilint::CliOptions& o, const std::vector<std::string>& roots) {
   ilint::ReportSettings settings;
   settings.color = o.color;
   settings.show_diagnostics = o.diagnostics;
   settings.show_coverage = o.coverage;
-  settings.quotable_roots = readable_roots(o);
+  settings.quotable_roots = roots;
   if (!o.source_root.empty()) {
     std::error_code ec;
     settings.source_root = std::filesystem::weakly_canonical(std::filesystem::absolute(o.source_root, ec), ec).string();
@@ -141,9 +141,9 @@ static ilint::ReportSettings report_settings(const ilint::CliOptions& o) {
 
 // The suppression step: the config's severities and suppressions, then the inline comments on
 // the user's lines; the findings they accept move to a.suppressed.
-static void suppress(const ilint::CliOptions& o, const ilint::Config& config, ilint::Analysis& a) {
+static void suppress(const std::vector<std::string>& roots, const ilint::Config& config, ilint::Analysis& a) {
   a.suppressed = ilint::apply_config_to_findings(config, a.findings);
-  ilint::UserSourceLines lines(a.program, readable_roots(o));
+  ilint::UserSourceLines lines(a.program, roots);
   ilint::GeneratedFiles generated(a.ingest);
   for (auto& s : ilint::apply_inline_suppressions(a.findings, lines, generated)) a.suppressed.push_back(std::move(s));
 }
@@ -216,7 +216,8 @@ int run_cli(int argc, char** argv) {
   ilint::Analysis a;
   ilint::analyze(o.analyze, a);
   progress.finish();
-  suppress(o, config, a);
+  const std::vector<std::string> roots = readable_roots(o);
+  suppress(roots, config, a);
   if (!o.write_baseline.empty()) {
     // Writing a baseline accepts today's findings: it says what it wrote and succeeds, as ruff's
     // --add-noqa does, instead of reporting (and failing on) the findings it just accepted. Over an
@@ -279,7 +280,7 @@ int run_cli(int argc, char** argv) {
     if (o.format == "json") ilint::write_statistics_json(a, *out);
     else ilint::write_statistics_text(a, *out);
   } else {
-    format.write(a, report_settings(o), *out);
+    format.write(a, report_settings(o, roots), *out);
   }
   if (a.files_read == 0) {
     std::cerr << "inductor-lint: nothing could be read from the given paths\n";

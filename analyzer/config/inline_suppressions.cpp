@@ -2,18 +2,16 @@
 
 #include <algorithm>
 
+#include "analyzer/parse/python.h"
+
 namespace ilint {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
+using py::trim_space;
 
 bool consume(std::string_view& s, std::string_view word) {
-  s = trim(s);
+  s = trim_space(s);
   if (s.substr(0, word.size()) != word) return false;
   s.remove_prefix(word.size());
   return true;
@@ -32,15 +30,15 @@ std::optional<InlineSuppression> parse_inline_suppression(std::string_view line)
     std::string_view ids = s.substr(1, close - 1);
     while (!ids.empty()) {
       size_t comma = ids.find(',');
-      std::string_view id = trim(ids.substr(0, comma));
+      std::string_view id = trim_space(ids.substr(0, comma));
       if (!id.empty()) out.rules.emplace_back(id);
       if (comma == std::string_view::npos) break;
       ids.remove_prefix(comma + 1);
     }
     if (out.rules.empty()) continue;
-    std::string_view reason = trim(s.substr(close + 1));
+    std::string_view reason = trim_space(s.substr(close + 1));
     // `ignore[x]: reason` and `ignore[x] - reason` read as `ignore[x] reason`.
-    if (!reason.empty() && (reason.front() == ':' || reason.front() == '-')) reason = trim(reason.substr(1));
+    if (!reason.empty() && (reason.front() == ':' || reason.front() == '-')) reason = trim_space(reason.substr(1));
     out.reason = std::string(reason);
     return out;
   }

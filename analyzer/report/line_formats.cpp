@@ -2,23 +2,9 @@
 
 #include "analyzer/report/review_location.h"
 #include "analyzer/report/terminal.h"
+#include "analyzer/report/text.h"
 
 namespace ilint {
-
-namespace {
-
-// The summary both formats end with: on stdout for concise (a person reads it), as a notice
-// annotation-free line for github (a plain line in the log; workflow commands start with "::").
-void write_summary(const Analysis& a, std::ostream& os) {
-  size_t e = 0, w = 0, n = 0;
-  for (const auto& f : a.findings) (f.severity == Severity::Error ? e : f.severity == Severity::Warning ? w : n)++;
-  os << a.findings.size() << " finding(s): " << e << " error, " << w << " warning, " << n << " note; "
-     << a.suppressed.size() << " suppressed";
-  if (a.in_baseline) os << ", " << a.in_baseline << " in the baseline";
-  os << "\n";
-}
-
-}  // namespace
 
 std::string github_escape_data(const std::string& s) {
   std::string out;
@@ -50,7 +36,7 @@ void write_concise(const Analysis& a, const std::string& source_root, std::ostre
     if (at.line > 0 && at.column > 0) os << ":" << at.column;
     os << ": " << severity_name(f.severity) << ": " << terminal_safe(f.message) << " [" << f.rule << "]\n";
   }
-  write_summary(a, os);
+  os << findings_summary(a) << "\n";  // for github a plain log line: commands start with "::"
 }
 
 void write_github(const Analysis& a, const std::string& source_root, std::ostream& os) {
@@ -70,7 +56,7 @@ void write_github(const Analysis& a, const std::string& source_root, std::ostrea
     for (const auto& n : f.notes) message += "\n" + n;
     os << "title=" << github_escape_property("inductor-lint (" + f.rule + ")") << "::" << github_escape_data(message) << "\n";
   }
-  write_summary(a, os);
+  os << findings_summary(a) << "\n";  // for github a plain log line: commands start with "::"
 }
 
 }  // namespace ilint

@@ -5,6 +5,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "analyzer/report/text.h"
 #include "analyzer/rule.h"
 
 namespace ilint {
@@ -50,11 +51,8 @@ void write_statistics_text(const Analysis& a, std::ostream& os) {
     os << std::setw(5) << r.count << "  " << std::left << std::setw(static_cast<int>(id_width)) << r.rule << "  "
        << std::setw(7) << severity_name(r.severity) << std::right << "  " << r.name << "\n";
   }
-  size_t suppressed = a.suppressed.size();
   os << a.findings.size() << " finding(s) in " << std::count_if(rows.begin(), rows.end(), [](const RuleCount& r) { return r.count > 0; })
-     << " rule(s); " << suppressed << " suppressed";
-  if (a.in_baseline) os << ", " << a.in_baseline << " in the baseline";
-  os << "\n";
+     << " rule(s); " << suppressed_summary(a) << "\n";
 }
 
 void write_statistics_json(const Analysis& a, std::ostream& os) {

@@ -114,6 +114,19 @@ void write_localizations(const std::vector<Localization>& locs, std::ostream& os
 
 }  // namespace
 
+std::string suppressed_summary(const Analysis& a) {
+  std::string s = std::to_string(a.suppressed.size()) + " suppressed";
+  if (a.in_baseline) s += ", " + std::to_string(a.in_baseline) + " in the baseline";
+  return s;
+}
+
+std::string findings_summary(const Analysis& a) {
+  size_t e = 0, w = 0, n = 0;
+  for (const auto& f : a.findings) (f.severity == Severity::Error ? e : f.severity == Severity::Warning ? w : n)++;
+  return std::to_string(a.findings.size()) + " finding(s): " + std::to_string(e) + " error, " + std::to_string(w) +
+         " warning, " + std::to_string(n) + " note; " + suppressed_summary(a);
+}
+
 void write_text(const Analysis& a, const TextOptions& o, std::ostream& os) {
   auto c = [&](const char* code) { return o.color ? std::string("\033[") + code + "m" : std::string(); };
   // The files findings point at: generated code the analysis read (an output_code.py past the
@@ -151,12 +164,7 @@ void write_text(const Analysis& a, const TextOptions& o, std::ostream& os) {
          << "]\n";
   write_coverage(a.coverage, o.show_coverage, os);
   write_localizations(a.localizations, os);
-  size_t e = 0, w = 0, n = 0;
-  for (const auto& f : a.findings) (f.severity == Severity::Error ? e : f.severity == Severity::Warning ? w : n)++;
-  os << a.findings.size() << " finding(s): " << e << " error, " << w << " warning, " << n << " note; "
-     << a.suppressed.size() << " suppressed";
-  if (a.in_baseline) os << ", " << a.in_baseline << " in the baseline";
-  os << "; " << a.program.compiles.size() << " compile(s) read";
+  os << findings_summary(a) << "; " << a.program.compiles.size() << " compile(s) read";
   if (a.diags.size()) os << "; " << a.diags.sorted().size() << " input diagnostic(s)";
   os << "\n";
 }

@@ -1,5 +1,6 @@
 #pragma once
 #include <ostream>
+#include <string>
 
 #include "analyzer/pipeline.h"
 
@@ -16,5 +17,10 @@ struct TextOptions {
 // indented `  note:` line per note of the finding, `note:` lines for the user source and related
 // places, then a summary line.
 void write_text(const Analysis& a, const TextOptions& opts, std::ostream& os);
+
+// The summary every line-oriented report ends with: "2 finding(s): 0 error, 2 warning, 0 note; 1
+// suppressed[, 3 in the baseline]" (findings_summary), and its suppressed part alone.
+std::string findings_summary(const Analysis& a);
+std::string suppressed_summary(const Analysis& a);
 
 }  // namespace ilint
