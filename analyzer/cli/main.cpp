@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "analyzer/cli/options.h"
+#include "analyzer/cli/run_program.h"
 #include "analyzer/confirm/confirm.h"
 #include "analyzer/dynamo/dump.h"
 #include "analyzer/localize/localize.h"
@@ -213,6 +214,22 @@ int run_cli(int argc, char** argv) {
   const ilint::ReportFormat& format = *ilint::find_report_format(o.format);
   o.analyze.keep_kernel_sources = format.shows_kernel_sources;
   ilint::StageClock total_clock;
+  // run: the program first, then the analysis of the folder it filled (and the confirmation, with
+  // --confirm). The setup files above were read first, so that a broken config ends the run before
+  // a long program starts.
+  ilint::ProgramRun program;
+  if (o.command == "run") {
+    program = ilint::run_program_captured(o.run_command, ilint::run_folder(o.run_dir));
+    if (!program.started) {
+      std::cerr << "inductor-lint: " << ilint::terminal_safe(program.error) << "\n";
+      return 2;
+    }
+    if (!program.error.empty()) std::cerr << "inductor-lint: warning: " << ilint::terminal_safe(program.error) << "\n";
+    std::cerr << "inductor-lint: the program exited with status " << program.exit_status << "; analyzing "
+              << ilint::terminal_safe(program.dir) << "\n";
+    o.analyze.paths = {program.dir};
+    if (o.run_confirm) o.command = "confirm";
+  }
   ilint::Analysis a;
   ilint::analyze(o.analyze, a);
   progress.finish();
@@ -295,6 +312,13 @@ int run_cli(int argc, char** argv) {
   }
   if (o.time_report) print_time_report(a, total_clock.stop("total"));
   int code = exit_code(a, o.fail_on);
+  // A program that failed under `run` fails the run, whatever it left: its capture may stop short
+  // of the code that matters.
+  if (program.started && program.exit_status != 0) {
+    std::cerr << "inductor-lint: the program failed (exit status " << program.exit_status
+              << "); what it compiled before that was analyzed\n";
+    code = 2;
+  }
 #if defined(__SANITIZE_ADDRESS__) || ILINT_ASAN_CLANG
   return code;  // sanitizer builds free everything, so that leak detection sees the whole run
 #else

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <thread>
 
+#include "analyzer/cli/run_program.h"
 #include "analyzer/report/formats.h"
 #include "analyzer/rule.h"
 #include "analyzer/util/version.h"
@@ -19,24 +20,27 @@ namespace ilint {
 
 namespace {
 
-const char* const kCommands[] = {"check", "rules", "confirm", "localize"};
+const char* const kCommands[] = {"check", "rules", "confirm", "localize", "run"};
 
 const char* kUsageLines = R"(usage: inductor-lint [check] PATH... [options]
        inductor-lint rules [ID]
        inductor-lint confirm PATH... [options]
        inductor-lint localize PATH... [options]
+       inductor-lint run [options] [--confirm] [--run-dir DIR] -- python train.py ARGS...
 
 PATH: a torch_compile_debug/ folder, a run_* folder, a compile folder
 (torchinductor/model__N_<kind>_<id>/), an output_code.py, an FX graph JSON, a
 TORCH_TRACE log or TORCH_LOGS text, or any folder holding these at any depth.
+`run` runs the program after `--` with TORCH_COMPILE_DEBUG, TORCH_TRACE and TORCH_LOGS set into
+a fresh folder, then analyzes it (the only command that runs user code).
 Options take their value as `--opt value` or `--opt=value`; `--` ends the options.
 )";
 
 const char* kFooter = R"(
 Environment: FORCE_COLOR (non-empty) turns colors on, else NO_COLOR (non-empty) off, where
 --color/--no-color do not say (a report written with -o has none unless --color). Exit codes: 0 nothing at or above --fail-on, 1 findings at or
-above it (or a launch localize found divergent), 2 nothing could be read, bad usage, or a
-report that could not be written whole.)";
+above it (or a launch localize found divergent), 2 nothing could be read, bad usage, a
+report that could not be written whole, or a program `run` started that failed.)";
 
 // The usage lines above CLI11's list of options (its own one-line usage says nothing of the
 // commands).
@@ -137,7 +141,7 @@ void declare_options(CLI::App& app, CliOptions& o, RawOptions& f) {
   app.add_flag("--time-report", o.time_report, "print the wall and CPU time of each stage to stderr");
 
   const char* confirm_group = "confirm and localize options";
-  app.add_option("--python", o.confirm.python, "the Python that has torch (default python3)")->option_text("PATH")->group(confirm_group);
+  app.add_option("--python", o.confirm.python, "the Python that has torch (default: $INDUCTOR_LINT_PYTHON, which the pip-installed launcher sets to its own interpreter, else python3)")->option_text("PATH")->group(confirm_group);
   app.add_option("--device", o.confirm.device, "where to re-execute (default cuda)")
       ->option_text("cuda|cpu")
       ->check(CLI::IsMember({"cuda", "cpu"}))
@@ -152,15 +156,20 @@ void declare_options(CLI::App& app, CliOptions& o, RawOptions& f) {
   app.add_option("--timeout", f.timeout, "seconds per finding (confirm) or per compile (localize), default 300")
       ->option_text("S")
       ->group(confirm_group);
-  app.add_option("--confirm-tool", o.confirm.tool, "tools/confirm.py (default: the source tree's)")
+  app.add_option("--confirm-tool", o.confirm.tool, "tools/confirm.py (default: the one installed with the binary)")
       ->option_text("PATH")
       ->group(confirm_group);
   app.add_flag("--localize", o.localize, "confirm: also localize each compile a finding names")->group(confirm_group);
-  app.add_option("--localize-tool", o.localize_options.tool, "tools/localize.py (default: the source tree's)")
+  app.add_option("--localize-tool", o.localize_options.tool, "tools/localize.py (default: the one installed with the binary)")
       ->option_text("PATH")
       ->group(confirm_group);
   app.add_flag("--print-requests", o.print_requests, "localize: print the requests the tool would get (a JSON array) and run nothing")
       ->group(confirm_group);
+  const char* run_group = "run options";
+  app.add_flag("--confirm", o.run_confirm, "run: confirm the findings afterwards, with the program's own Python")->group(run_group);
+  app.add_option("--run-dir", o.run_dir, "run: the capture folder, new or empty (default inductor-lint-runs/<UTC time>-<pid>)")
+      ->option_text("DIR")
+      ->group(run_group);
   app.add_option("PATH", f.positionals, "inputs; `rules ID`: the rule")->option_text(" ");
 
 }
@@ -213,7 +222,23 @@ bool finish_options(const CLI::App& app, CliOptions& o, const RawOptions& f,
 
   if (o.statistics && o.format != "text" && o.format != "json")
     return usage_error("--statistics writes text or json, not " + o.format);
-  if (o.command == "rules") {
+  if (o.command != "run" && (o.run_confirm || !o.run_dir.empty()))
+    return usage_error(std::string(o.run_confirm ? "--confirm" : "--run-dir") + " belongs to `run` (inductor-lint run --help)");
+  if (o.command == "run") {
+    if (!f.positionals.empty())
+      return usage_error("run: the program goes after `--` (inductor-lint run [options] -- python train.py ARGS)");
+    if (o.run_command.empty()) return usage_error("run: no program given after `--`");
+    // --confirm re-executes with the program's own interpreter and, for scalar findings, the
+    // program itself: `python3 train.py ARGS` gives --python python3 --script train.py --script-arg ...
+    // unless those are given.
+    if (std::string py = python_of_command(o.run_command); !py.empty()) {
+      if (app.count("--python") == 0) o.confirm.python = py;
+      if (o.confirm.script.empty() && o.run_command.size() > 1 && o.run_command[1].rfind("-", 0) != 0) {
+        o.confirm.script = o.run_command[1];
+        o.confirm.script_args.assign(o.run_command.begin() + 2, o.run_command.end());
+      }
+    }
+  } else if (o.command == "rules") {
     if (f.positionals.size() > 1) return usage_error("rules takes at most one rule id");
     if (!f.positionals.empty()) o.rule_id = f.positionals.front();
   } else {
@@ -227,7 +252,7 @@ bool finish_options(const CLI::App& app, CliOptions& o, const RawOptions& f,
     for (const auto& id : *list)
       if (!registry.create(id))
         return usage_error((list == &o.analyze.only_rules ? "--rule: " : "--disable: ") + registry.unknown_rule_message(id));
-  if (o.command != "rules" && o.analyze.paths.empty()) return usage_error("no input path given");
+  if (o.command != "rules" && o.command != "run" && o.analyze.paths.empty()) return usage_error("no input path given");
   return true;
 }
 
@@ -238,6 +263,18 @@ bool parse_command_line(int argc, char** argv, CliOptions& o, int& exit_code) {
   if (!args.empty() && std::find(std::begin(kCommands), std::end(kCommands), args[0]) != std::end(kCommands)) {
     o.command = args[0];
     args.erase(args.begin());
+  }
+  // run: what follows the first `--` is the program and its arguments, untouched (its own options
+  // are not ours); without `--`, a first word that is not an option starts it (`run python x.py`).
+  if (o.command == "run") {
+    auto dashes = std::find(args.begin(), args.end(), "--");
+    if (dashes != args.end()) {
+      o.run_command.assign(dashes + 1, args.end());
+      args.erase(dashes, args.end());
+    } else if (!args.empty() && !args[0].empty() && args[0][0] != '-') {
+      o.run_command = args;
+      args.clear();
+    }
   }
 
   CLI::App app{"", "inductor-lint"};
@@ -250,6 +287,9 @@ bool parse_command_line(int argc, char** argv, CliOptions& o, int& exit_code) {
   // repeatable one (--rule, --script-arg) takes one value, so the paths after it stay paths.
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 
+  // The launcher the wheel installs (python/inductor_lint) names the interpreter it runs under: the
+  // environment that has inductor-lint installed is the one that has torch.
+  if (env_set("INDUCTOR_LINT_PYTHON")) o.confirm.python = std::getenv("INDUCTOR_LINT_PYTHON");
   RawOptions raw;
   declare_options(app, o, raw);
   auto usage_error = [&](const std::string& msg) {

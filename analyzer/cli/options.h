@@ -12,7 +12,7 @@
 namespace ilint {
 
 struct CliOptions {
-  std::string command = "check";  // check | rules | confirm | localize
+  std::string command = "check";  // check | rules | confirm | localize | run
   AnalyzeOptions analyze;
   std::string format = "text";
   bool format_given = false;      // --format: else -o's extension may name it
@@ -34,6 +34,9 @@ struct CliOptions {
   std::string baseline, write_baseline, config;
   std::string source_root;        // --source-root: default the working directory
   std::string rule_id;            // `rules ID`: print that rule's doc
+  std::vector<std::string> run_command;  // `run [options] -- COMMAND...`: the program to run
+  std::string run_dir;            // run --run-dir: the capture folder (default inductor-lint-runs/<time>-<pid>)
+  bool run_confirm = false;       // run --confirm: confirm the findings after the analysis
 };
 
 // Parses argv into `o`. Returns true to go on; false with `exit_code` set when the run ends here:

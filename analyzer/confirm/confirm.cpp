@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "analyzer/report/json.h"
+#include "analyzer/util/install_layout.h"
 #include "analyzer/util/json_fields.h"
 
 extern char** environ;
@@ -29,7 +30,7 @@ nlohmann::json skipped(const std::string& reason, const std::string& detail) {
   return {{"protocol", 1}, {"verdict", "skipped"}, {"reason", reason}, {"detail", detail}};
 }
 
-std::string default_tool() { return std::string(ILINT_SOURCE_DIR) + "/tools/confirm.py"; }
+std::string default_tool() { return companion_file("tools/confirm.py"); }
 
 }  // namespace
 
@@ -48,6 +49,9 @@ nlohmann::json confirm_request(const Finding& f, const Compile* c, const Confirm
 
 nlohmann::json run_confirm_tool(const nlohmann::json& request, const ConfirmOptions& o) {
   std::string tool = o.tool.empty() ? default_tool() : o.tool;
+  if (tool.empty())
+    return skipped("no-tool", "tools/confirm.py is neither installed beside the binary (" + executable_dir() +
+                                  "/../tools) nor in its source tree; name one with --confirm-tool");
   if (!std::filesystem::exists(tool)) return skipped("no-tool", "confirmation tool not found: " + tool);
   // Close-on-exec: the tool gets them as its stdin and stdout only (dup2 clears the flag there), so
   // no other copy of the answer pipe's write end lives in what the tool starts (a child it leaves

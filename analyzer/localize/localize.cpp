@@ -7,13 +7,14 @@
 
 #include "analyzer/confirm/confirm.h"
 #include "analyzer/model/fx_query.h"
+#include "analyzer/util/install_layout.h"
 #include "analyzer/util/json_fields.h"
 
 namespace ilint {
 
 namespace {
 
-std::string default_tool() { return std::string(ILINT_SOURCE_DIR) + "/tools/localize.py"; }
+std::string default_tool() { return companion_file("tools/localize.py"); }
 
 nlohmann::json skipped(const std::string& reason, const std::string& detail) {
   return {{"protocol", 1}, {"mode", "localize"}, {"verdict", "skipped"}, {"reason", reason}, {"detail", detail}};
@@ -384,6 +385,9 @@ void localize_compiles(Analysis& a, const LocalizeOptions& o, bool only_with_fin
   ConfirmOptions run;
   run.python = o.python;
   run.tool = o.tool.empty() ? default_tool() : o.tool;
+  // Not installed: the path it would have, so that the answer says "not found" there (an empty
+  // tool would be taken for confirm's default).
+  if (run.tool.empty()) run.tool = executable_dir() + "/../tools/localize.py";
   run.timeout_s = o.timeout_s;
   std::set<std::string> named;
   for (const auto& f : a.findings) named.insert(f.compile_id);

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "analyzer/util/install_layout.h"
+
 namespace ilint {
 
 namespace {
@@ -117,17 +119,9 @@ RuleDoc load_rule_doc(const RuleInfo& info) {
   RuleDoc d;
   d.info = info;
   std::string rel = info.doc_file.empty() ? "rules/" + info.id + ".md" : info.doc_file;
-  std::vector<std::filesystem::path> candidates;
-#ifdef ILINT_SOURCE_DIR
-  candidates.push_back(std::filesystem::path(ILINT_SOURCE_DIR) / rel);
-#endif
-  candidates.push_back(std::filesystem::path(rel));
-  for (const auto& c : candidates) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(c, ec)) continue;
-    d.markdown = read_text(c);
-    d.doc_path = c.string();
-    break;
+  if (std::string path = companion_file(rel); !path.empty()) {
+    d.markdown = read_text(path);
+    d.doc_path = path;
   }
   d.full_description = detects_section(d.markdown);
   if (d.full_description.empty()) d.full_description = first_paragraph(d.markdown);

@@ -21,8 +21,8 @@ struct RuleDoc {
 };
 
 // Every registered rule (register_all_rules() is called), sorted by id, with its doc page.
-// Doc pages are looked up relative to the source tree the binary was built from (ILINT_SOURCE_DIR),
-// then relative to the working directory.
+// Doc pages are the binary's companion files rules/<id>.md (analyzer/util/install_layout.h): the
+// installed copy's, else the source tree's it was built from.
 std::vector<RuleDoc> rule_catalog();
 
 // The doc of one RuleInfo, found as above.

@@ -204,3 +204,50 @@ def test_inline_suppression_on_the_users_line(python, tmp_path):
     results = json.loads(sarif.stdout)["runs"][0]["results"]
     assert [r_["suppressions"][0]["kind"] for r_ in results] == ["inSource"]
     assert results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "seed2_inline.py"
+
+
+def test_run_captures_analyzes_and_confirms_a_program(python, tmp_path):
+    """`inductor-lint run --confirm -- python writeback.py`: the program runs once under the debug
+    switches into --run-dir (its own output and logs pass through), the folder is analyzed, and the
+    finding is confirmed by re-running the program with its own interpreter (--python and --script
+    come from the command). The writeback program in test_findings gives the same finding from a
+    tools/capture.py capture."""
+    program = os.path.join(ROOT, "tools", "capture_scripts", "writeback.py")
+    run_dir = tmp_path / "run"
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    env.pop("TORCHINDUCTOR_CACHE_DIR", None)
+    r = subprocess.run([BIN, "run", "--confirm", "--device", "cpu", "--format", "json", "--run-dir", str(run_dir),
+                        "--", python, program], capture_output=True, text=True, timeout=1800, env=env,
+                       cwd=str(tmp_path), stdin=subprocess.DEVNULL)
+    assert r.returncode == 1, (r.returncode, r.stderr[-3000:])  # an error finding
+    # The program's own stdout comes first (it prints its torch version), then the report.
+    assert r.stdout.startswith("torch 2.13"), r.stdout[:300]
+    report = json.loads(r.stdout[r.stdout.index("\n{") + 1:])
+    assert [(f["rule"], f["confirmation"]["verdict"]) for f in report["findings"]] == [
+        ("read-after-writeback", "confirmed")], report["findings"]
+    assert report["inputs"] == [str(run_dir)]
+    assert "the program exited with status 0; analyzing " + str(run_dir) in r.stderr
+    # The folder holds what the debug switches wrote; the fresh Inductor cache is gone.
+    assert sorted(p.name for p in run_dir.iterdir()) == ["torch_compile_debug", "torch_logs.txt", "trace"]
+    assert (run_dir / "torch_logs.txt").stat().st_size > 0
+
+
+def test_run_of_a_failing_program_fails(python, tmp_path):
+    """A program that fails under `run` fails the run (exit 2), after what it compiled is analyzed;
+    one that compiles nothing leaves nothing to read (exit 2 too); a run folder in use is refused."""
+    failing = tmp_path / "failing.py"
+    failing.write_text("import torch, sys\n"
+                       "f = torch.compile(lambda x: x.sin() + 1)\n"
+                       "f(torch.ones(4))\n"
+                       "sys.exit(3)\n")
+    r = subprocess.run([BIN, "run", "--run-dir", str(tmp_path / "a"), "--", python, str(failing)],
+                       capture_output=True, text=True, timeout=900, cwd=str(tmp_path), stdin=subprocess.DEVNULL)
+    assert r.returncode == 2, (r.returncode, r.stderr[-2000:])
+    assert "the program failed (exit status 3)" in r.stderr
+    assert "coverage:" in r.stdout  # its compile was analyzed
+    r = subprocess.run([BIN, "run", "--run-dir", str(tmp_path / "b"), "--", python, "-c", "print('no compile')"],
+                       capture_output=True, text=True, timeout=300, cwd=str(tmp_path), stdin=subprocess.DEVNULL)
+    assert r.returncode == 2 and "nothing could be read" in r.stderr, (r.returncode, r.stderr[-2000:])
+    r = subprocess.run([BIN, "run", "--run-dir", str(tmp_path / "a"), "--", python, str(failing)],
+                       capture_output=True, text=True, timeout=300, cwd=str(tmp_path), stdin=subprocess.DEVNULL)
+    assert r.returncode == 2 and "exists and is not an empty folder" in r.stderr, r.stderr

@@ -1,0 +1,193 @@
+#include "analyzer/cli/run_program.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <map>
+
+extern char** environ;
+
+namespace ilint {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The TORCH_LOGS kinds the Dynamo layer reads (docs/dynamo.md), added to the user's own.
+constexpr const char* kAnalyzerLogs[] = {"graph_breaks", "recompiles", "guards", "dynamic"};
+
+std::string with_analyzer_logs(const char* user) {
+  std::string logs = user ? user : "";
+  auto has = [&](const std::string& kind) {
+    size_t start = 0;
+    while (start <= logs.size()) {
+      size_t end = logs.find(',', start);
+      if (end == std::string::npos) end = logs.size();
+      std::string item = logs.substr(start, end - start);
+      while (!item.empty() && item.front() == ' ') item.erase(0, 1);
+      while (!item.empty() && item.back() == ' ') item.pop_back();
+      if (item == kind || item == "+" + kind) return true;
+      start = end + 1;
+    }
+    return false;
+  };
+  for (const char* kind : kAnalyzerLogs)
+    if (!has(kind)) logs += (logs.empty() ? "" : ",") + std::string(kind);
+  return logs;
+}
+
+bool write_all(int fd, const char* data, size_t n) {
+  while (n > 0) {
+    ssize_t w = write(fd, data, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    data += w;
+    n -= static_cast<size_t>(w);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string run_folder(const std::string& requested) {
+  if (!requested.empty()) return requested;
+  char stamp[32];
+  std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &utc);
+  return (fs::path("inductor-lint-runs") / (std::string(stamp) + "-" + std::to_string(getpid()))).string();
+}
+
+std::string python_of_command(const std::vector<std::string>& command) {
+  if (command.empty()) return "";
+  std::string base = fs::path(command[0]).filename().string();
+  // python, python3, python3.11, python3.13t; not pythonw-like wrappers or `py.test`.
+  if (base.rfind("python", 0) != 0) return "";
+  for (char c : base.substr(6))
+    if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 't')) return "";
+  return command[0];
+}
+
+ProgramRun run_program_captured(const std::vector<std::string>& command, const std::string& dir) {
+  ProgramRun r;
+  std::error_code ec;
+  fs::path folder = fs::absolute(dir, ec);
+  r.dir = folder.string();
+  if (command.empty()) {
+    r.error = "no program to run (inductor-lint run -- python train.py ARGS)";
+    return r;
+  }
+  // A folder of an earlier run would mix two runs' compiles into one analysis.
+  if (fs::exists(fs::symlink_status(folder, ec)) &&
+      (!fs::is_directory(fs::symlink_status(folder, ec)) || !fs::is_empty(folder, ec))) {
+    r.error = "the run folder " + r.dir + " exists and is not an empty folder";
+    return r;
+  }
+  fs::create_directories(folder, ec);
+  if (ec) {
+    r.error = "cannot create the run folder " + r.dir + ": " + ec.message();
+    return r;
+  }
+  const std::string logs_path = (folder / "torch_logs.txt").string();
+  int logs_fd = open(logs_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (logs_fd < 0) {
+    r.error = "cannot create " + logs_path + ": " + std::strerror(errno);
+    return r;
+  }
+
+  std::map<std::string, std::string> env;
+  for (char** e = environ; *e; ++e) {
+    std::string kv = *e;
+    size_t eq = kv.find('=');
+    if (eq != std::string::npos) env[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  env["TORCH_COMPILE_DEBUG"] = "1";
+  env["TORCH_COMPILE_DEBUG_DIR"] = r.dir;  // torch writes <dir>/torch_compile_debug/run_*
+  env["TORCH_TRACE"] = (folder / "trace").string();
+  env["TORCH_LOGS"] = with_analyzer_logs(std::getenv("TORCH_LOGS"));
+  fs::path cache;
+  if (!env.count("TORCHINDUCTOR_CACHE_DIR")) {
+    cache = folder / ".inductor_cache";
+    env["TORCHINDUCTOR_CACHE_DIR"] = cache.string();
+  }
+  std::vector<std::string> env_s;
+  for (const auto& [k, v] : env) env_s.push_back(k + "=" + v);
+  std::vector<char*> envp;
+  for (auto& s : env_s) envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> argv_s = command;
+  std::vector<char*> argv;
+  for (auto& s : argv_s) argv.push_back(s.data());
+  argv.push_back(nullptr);
+
+  int err_pipe[2];
+  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
+    r.error = std::string("cannot make a pipe: ") + std::strerror(errno);
+    close(logs_fd);
+    return r;
+  }
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, err_pipe[1], 2);
+  // Ctrl-C reaches the program (same process group) and ends it; the CLI ignores it meanwhile and
+  // analyzes what the program left. The program gets the default disposition back.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGPIPE);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+  struct sigaction ignore {}, old_int{};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGINT, &ignore, &old_int);
+  pid_t pid = 0;
+  int rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  close(err_pipe[1]);
+  if (rc != 0) {
+    sigaction(SIGINT, &old_int, nullptr);
+    close(err_pipe[0]);
+    close(logs_fd);
+    r.error = "cannot run " + command[0] + ": " + std::strerror(rc);
+    return r;
+  }
+  r.started = true;
+  // The program's standard error, as it comes, to the terminal and to torch_logs.txt (the Dynamo
+  // logs the analysis reads). A failed write to either does not stop the copy to the other.
+  bool logs_ok = true;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = read(err_pipe[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    (void)write_all(STDERR_FILENO, buf, static_cast<size_t>(n));
+    if (logs_ok) logs_ok = write_all(logs_fd, buf, static_cast<size_t>(n));
+  }
+  close(err_pipe[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  sigaction(SIGINT, &old_int, nullptr);
+  if (close(logs_fd) != 0) logs_ok = false;
+  if (!logs_ok) r.error = "could not write all of " + logs_path + " (the Dynamo logs are incomplete)";
+  r.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+  // The cache holds compiled objects and copies of the generated code (hundreds of MB for a large
+  // model); the capture folder already has what the analysis reads.
+  if (!cache.empty()) fs::remove_all(cache, ec);
+  return r;
+}
+
+}  // namespace ilint

@@ -1,0 +1,88 @@
+// `inductor-lint run -- COMMAND`: the environment the program gets, the folder it fills, its
+// standard error copied to the terminal and to torch_logs.txt, the exit codes, and the usage errors.
+// A shell stands in for Python here (the live suite runs real torch programs under `run`):
+// what is checked is what the CLI hands the program and does with what it leaves.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "report_test_util.h"
+
+using namespace ilint_test;
+
+namespace {
+
+// `inductor-lint run --run-dir DIR -- sh -c SCRIPT`, stderr and stdout merged.
+CmdResult run_shell(const std::filesystem::path& dir, const std::string& script, const std::string& env = "") {
+  return run_cmd(env + " " + shell_quote(ILINT_BINARY) + " run --no-color --run-dir " + shell_quote(dir.string()) +
+                 " -- sh -c " + shell_quote(script) + " 2>&1");
+}
+
+}  // namespace
+
+TEST(RunCommand, GivesTheProgramTheDebugSwitchesAndKeepsItsStandardError) {
+  TempDir t;
+  auto dir = t.path / "run";
+  auto r = run_shell(dir,
+                     "echo \"debug=$TORCH_COMPILE_DEBUG dir=$TORCH_COMPILE_DEBUG_DIR trace=$TORCH_TRACE "
+                     "logs=$TORCH_LOGS cache=$TORCHINDUCTOR_CACHE_DIR\" >&2; mkdir -p \"$TORCHINDUCTOR_CACHE_DIR/x\"",
+                     "TORCH_LOGS=+dynamo,guards");
+  const std::string expected = "debug=1 dir=" + dir.string() + " trace=" + (dir / "trace").string() +
+                               " logs=+dynamo,guards,graph_breaks,recompiles,dynamic cache=" +
+                               (dir / ".inductor_cache").string();
+  // On the terminal and in the folder's torch_logs.txt, which the analysis reads as Dynamo's logs.
+  EXPECT_NE(r.output.find(expected), std::string::npos) << r.output;
+  EXPECT_EQ(read_file(dir / "torch_logs.txt"), expected + "\n");
+  // The fresh Inductor cache is removed after the run.
+  EXPECT_FALSE(std::filesystem::exists(dir / ".inductor_cache"));
+  // A program that compiled nothing leaves nothing to analyze: exit 2, said so.
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("the program exited with status 0; analyzing " + dir.string()), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("nothing could be read"), std::string::npos) << r.output;
+}
+
+TEST(RunCommand, AUserInductorCacheIsKept) {
+  TempDir t;
+  auto cache = t.path / "mycache";
+  auto r = run_shell(t.path / "run", "echo \"cache=$TORCHINDUCTOR_CACHE_DIR\" >&2",
+                     "TORCHINDUCTOR_CACHE_DIR=" + shell_quote(cache.string()));
+  EXPECT_NE(r.output.find("cache=" + cache.string() + "\n"), std::string::npos) << r.output;
+}
+
+TEST(RunCommand, AProgramsFailureFailsTheRun) {
+  TempDir t;
+  auto r = run_shell(t.path / "run", "exit 3");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("the program failed (exit status 3)"), std::string::npos) << r.output;
+  r = run_shell(t.path / "killed", "kill -TERM $$");
+  EXPECT_NE(r.output.find("exited with status 143"), std::string::npos) << r.output;
+}
+
+TEST(RunCommand, RefusesAFolderInUseAndAProgramItCannotStart) {
+  TempDir t;
+  std::filesystem::create_directories(t.path / "used");
+  write_file(t.path / "used" / "torch_logs.txt", "an earlier run\n");
+  auto r = run_shell(t.path / "used", "true");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("exists and is not an empty folder"), std::string::npos) << r.output;
+  EXPECT_EQ(read_file(t.path / "used" / "torch_logs.txt"), "an earlier run\n");
+  r = run_cmd(shell_quote(ILINT_BINARY) + " run --run-dir " + shell_quote((t.path / "x").string()) +
+              " -- no-such-program-anywhere 2>&1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("cannot run no-such-program-anywhere"), std::string::npos) << r.output;
+}
+
+TEST(RunCommand, UsageErrors) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"run", "no program given"},
+      {"run --format json python3 x.py", "the program goes after `--`"},
+      {"run --", "no program given"},
+      {"--confirm fixtures", "--confirm belongs to `run`"},
+      {"check --run-dir d fixtures", "--run-dir belongs to `run`"},
+  };
+  for (auto [args, message] : cases) {
+    auto r = run_cmd(shell_quote(ILINT_BINARY) + " " + args + " 2>&1");
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_NE(r.output.find(message), std::string::npos) << args << ": " << r.output;
+  }
+}
