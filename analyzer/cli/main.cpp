@@ -226,7 +226,10 @@ int run_cli(int argc, char** argv) {
     }
     if (!program.error.empty()) std::cerr << "inductor-lint: warning: " << ilint::terminal_safe(program.error) << "\n";
     std::cerr << "inductor-lint: the program exited with status " << program.exit_status << "; analyzing "
-              << ilint::terminal_safe(program.dir) << "\n";
+              << ilint::terminal_safe(program.dir);
+    if (program.log_lines_not_shown)
+      std::cerr << " (" << program.log_lines_not_shown << " lines of torch's logs are in torch_logs.txt only)";
+    std::cerr << "\n";
     o.analyze.paths = {program.dir};
     if (o.run_confirm) o.command = "confirm";
   }

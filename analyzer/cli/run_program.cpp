@@ -13,6 +13,7 @@
 #include <ctime>
 #include <filesystem>
 #include <map>
+#include <string_view>
 
 extern char** environ;
 
@@ -55,6 +56,58 @@ bool write_all(int fd, const char* data, size_t n) {
   }
   return true;
 }
+
+// The level letter of a line that starts one of torch's own log records, as its logging formats
+// them ("V1207 06:48:14.856000 31580 torch/_dynamo/guards.py:4483] [0/0] [__guards] ..."), else 0.
+char torch_record_level(std::string_view line) {
+  if (line.size() < 24 || std::string_view("VIDWEC").find(line[0]) == std::string_view::npos) return 0;
+  for (size_t i = 1; i <= 4; ++i)
+    if (!std::isdigit(static_cast<unsigned char>(line[i]))) return 0;
+  if (line[5] != ' ' || line[8] != ':' || line[11] != ':' || line[14] != '.') return 0;
+  size_t close = line.find("] ", 15);
+  size_t source = line.find(" torch/", 15);
+  return close != std::string_view::npos && source < close ? line[0] : 0;
+}
+
+// What of the program's standard error reaches the terminal. The log kinds `run` adds (guards
+// alone are hundreds of lines per compile) go to torch_logs.txt only: a record of torch's at
+// level V, I or D is held back with its continuation lines, until a record at W, E or C (shown) or a
+// Python traceback. Everything else, and all of it when the user set TORCH_LOGS, is shown.
+class TerminalEcho {
+ public:
+  explicit TerminalEcho(bool hide_debug_records) : hide_(hide_debug_records) {}
+  void write(const char* data, size_t n) {
+    if (!hide_) {
+      (void)write_all(STDERR_FILENO, data, n);
+      return;
+    }
+    pending_.append(data, n);
+    size_t start = 0;
+    for (size_t nl; (nl = pending_.find('\n', start)) != std::string::npos; start = nl + 1)
+      line(std::string_view(pending_).substr(start, nl + 1 - start));
+    pending_.erase(0, start);
+  }
+  void finish() {
+    if (!pending_.empty()) line(pending_);
+    pending_.clear();
+  }
+  size_t hidden_lines() const { return hidden_; }
+
+ private:
+  void line(std::string_view l) {
+    if (char level = torch_record_level(l)) holding_ = level == 'V' || level == 'I' || level == 'D';
+    else if (l.rfind("Traceback (most recent call last):", 0) == 0) holding_ = false;
+    if (holding_) {
+      ++hidden_;
+      return;
+    }
+    (void)write_all(STDERR_FILENO, l.data(), l.size());
+  }
+  bool hide_;
+  bool holding_ = false;
+  size_t hidden_ = 0;
+  std::string pending_;
+};
 
 }  // namespace
 
@@ -114,7 +167,8 @@ ProgramRun run_program_captured(const std::vector<std::string>& command, const s
   env["TORCH_COMPILE_DEBUG"] = "1";
   env["TORCH_COMPILE_DEBUG_DIR"] = r.dir;  // torch writes <dir>/torch_compile_debug/run_*
   env["TORCH_TRACE"] = (folder / "trace").string();
-  env["TORCH_LOGS"] = with_analyzer_logs(std::getenv("TORCH_LOGS"));
+  const char* user_logs = std::getenv("TORCH_LOGS");
+  env["TORCH_LOGS"] = with_analyzer_logs(user_logs);
   fs::path cache;
   if (!env.count("TORCHINDUCTOR_CACHE_DIR")) {
     cache = folder / ".inductor_cache";
@@ -168,14 +222,17 @@ ProgramRun run_program_captured(const std::vector<std::string>& command, const s
   // The program's standard error, as it comes, to the terminal and to torch_logs.txt (the Dynamo
   // logs the analysis reads). A failed write to either does not stop the copy to the other.
   bool logs_ok = true;
+  TerminalEcho echo(/*hide_debug_records=*/!(user_logs && *user_logs));
   char buf[65536];
   for (;;) {
     ssize_t n = read(err_pipe[0], buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
-    (void)write_all(STDERR_FILENO, buf, static_cast<size_t>(n));
+    echo.write(buf, static_cast<size_t>(n));
     if (logs_ok) logs_ok = write_all(logs_fd, buf, static_cast<size_t>(n));
   }
+  echo.finish();
+  r.log_lines_not_shown = echo.hidden_lines();
   close(err_pipe[0]);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {

@@ -11,6 +11,7 @@ struct ProgramRun {
   std::string dir;          // the capture folder: torch_compile_debug/, trace/, torch_logs.txt
   bool started = false;     // false: `error` says why (the folder, the command)
   int exit_status = 0;      // the program's exit code, or 128 + the signal that ended it
+  size_t log_lines_not_shown = 0;  // lines of torch's debug records written to torch_logs.txt only
   std::string error;
 };
 
@@ -21,8 +22,9 @@ std::string run_folder(const std::string& requested);
 // Runs `command` (looked up on PATH) with TORCH_COMPILE_DEBUG=1, TORCH_COMPILE_DEBUG_DIR=<dir>,
 // TORCH_TRACE=<dir>/trace, TORCH_LOGS with the analyzer's log kinds added to the user's, and a
 // fresh Inductor cache inside <dir> (removed afterwards) unless TORCHINDUCTOR_CACHE_DIR is set:
-// a warm cache's hits would leave no generated code to read. Its standard error goes to the
-// terminal and to <dir>/torch_logs.txt; standard input and output are the CLI's own.
+// a warm cache's hits would leave no generated code to read. Its standard error goes to
+// <dir>/torch_logs.txt and to the terminal, less torch's debug records when the user did not set
+// TORCH_LOGS (they asked for none); standard input and output are the CLI's own.
 ProgramRun run_program_captured(const std::vector<std::string>& command, const std::string& dir);
 
 // The Python interpreter of `command` (`python3 train.py` -> python3), or empty when its first

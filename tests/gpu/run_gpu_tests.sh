@@ -3,7 +3,7 @@
 #
 #   tests/gpu/run_gpu_tests.sh OUTDIR [GROUP...]
 #
-# GROUPs: stale stale_extra cppwrap fxjson mutation cast cpuvocab forms confirm localize timing (default: all; timing runs last, alone). Everything runs in parallel
+# GROUPs: stale stale_extra cppwrap fxjson mutation cast cpuvocab forms overflow confirm localize timing (default: all; timing runs last, alone). Everything runs in parallel
 # (MAXJ jobs at a time), each job bounded by `timeout`, the whole run by DEADLINE_S seconds.
 # Results:
 #   OUTDIR/fixtures/<name>/   captures made with tools/capture.py (copy the ones to keep into fixtures/)
@@ -50,6 +50,11 @@ confirm() {  # confirm NAME COMPILE_DIR DEVICE [extra confirm.py args]: graph-mo
 confirm_script() {  # confirm_script NAME PROGRAM ARGS...: script-mode confirmation (stale-scalar findings)
   local name=$1; shift
   job "confirm_$name" "printf '%s' '{\"protocol\":1,\"finding\":{\"rule\":\"stale-scalar\"},\"device\":\"cuda\",\"timeout_s\":300}' | $PY $TOOLS/confirm.py --script $* > $OUTDIR/results/confirm_$name.json"
+}
+
+confirm_script_rule() {  # confirm_script_rule NAME RULE PROGRAM ARGS...: script mode for a finding of RULE
+  local name=$1 rule=$2; shift 2
+  job "confirm_$name" "printf '%s' '{\"protocol\":1,\"finding\":{\"rule\":\"$rule\"},\"device\":\"cuda\",\"timeout_s\":300}' | $PY $TOOLS/confirm.py --script $* > $OUTDIR/results/confirm_$name.json"
 }
 
 cdir() { ls -d "$FIX"/$1/torch_compile_debug/run_*/torchinductor/$2 2>/dev/null | head -1; }
@@ -130,6 +135,19 @@ if want forms; then
            libdevice inline_asm transpose masked_tail; do
     job "forms_$v" "$CAP --name forms_$v $SCRIPTS/kernel_forms.py $v cuda"
   done
+fi
+
+if want overflow; then
+  # Index arithmetic in 32 bits in Triton (pytorch#175966): arange(int64) * K folded into the kernel's
+  # int32 index. The positive, its twin with the factor as an argument, a product that still fits
+  # (2 x 1e9 < 2^31), and a long arange (1048575 x 4096 > 2^32); each confirmed by re-running the program.
+  job overflow_cuda "$CAP --name overflow_cuda --output-code $SCRIPTS/index_overflow.py cuda 11 1e9"
+  job overflow_cuda_safe "$CAP --name overflow_cuda_safe --output-code $SCRIPTS/index_overflow.py cuda 11 1e9 safe"
+  job overflow_cuda_fits "$CAP --name overflow_cuda_fits --output-code $SCRIPTS/index_overflow.py cuda 3 1e9"
+  job overflow_cuda_long "$CAP --name overflow_cuda_long --output-code $SCRIPTS/index_overflow.py cuda 1048576 4096"
+  confirm_script_rule overflow_cuda_script index-overflow "$SCRIPTS/index_overflow.py" cuda 11 1e9
+  confirm_script_rule overflow_cuda_safe_script index-overflow "$SCRIPTS/index_overflow.py" cuda 11 1e9 safe
+  confirm_script_rule overflow_cuda_long_script index-overflow "$SCRIPTS/index_overflow.py" cuda 1048576 4096
 fi
 
 if want mutation; then

@@ -41,6 +41,34 @@ TEST(RunCommand, GivesTheProgramTheDebugSwitchesAndKeepsItsStandardError) {
   EXPECT_NE(r.output.find("nothing could be read"), std::string::npos) << r.output;
 }
 
+// torch's debug records of the log kinds `run` adds go to torch_logs.txt only; the program's own
+// lines, torch's warnings and a traceback reach the terminal. With TORCH_LOGS set by the user (they
+// asked for the records), everything does.
+TEST(RunCommand, TorchDebugRecordsGoToTheLogFileOnly) {
+  const std::string lines[] = {
+      "hello from the program",
+      "V1207 06:48:14.856000 31580 torch/_dynamo/guards.py:4483] [0/0] [__guards] GUARDS:",
+      "| +- TENSOR_MATCH: check_tensor(L['x'])",
+      "W1207 06:48:15.000000 31580 torch/_dynamo/convert_frame.py:1016] [0/8] torch._dynamo hit recompile_limit",
+      "I1207 06:48:15.100000 31580 torch/fx/experimental/symbolic_shapes.py:3769] [0/0] create_symbol s0 = 5",
+      "Traceback (most recent call last):",
+      "ValueError: boom",
+  };
+  std::string script;
+  for (const auto& l : lines) script += "echo " + shell_quote(l) + " >&2; ";
+  TempDir t;
+  auto r = run_shell(t.path / "run", script);
+  std::string all;
+  for (const auto& l : lines) all += l + "\n";
+  EXPECT_EQ(read_file(t.path / "run" / "torch_logs.txt"), all);
+  for (int shown : {0, 3, 5, 6}) EXPECT_NE(r.output.find(lines[shown] + "\n"), std::string::npos) << lines[shown];
+  for (int hidden : {1, 2, 4}) EXPECT_EQ(r.output.find(lines[hidden]), std::string::npos) << lines[hidden];
+  EXPECT_NE(r.output.find("(3 lines of torch's logs are in torch_logs.txt only)"), std::string::npos) << r.output;
+
+  auto asked = run_shell(t.path / "asked", script, "TORCH_LOGS=guards");
+  for (const auto& l : lines) EXPECT_NE(asked.output.find(l + "\n"), std::string::npos) << l;
+}
+
 TEST(RunCommand, AUserInductorCacheIsKept) {
   TempDir t;
   auto cache = t.path / "mycache";
