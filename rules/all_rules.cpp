@@ -20,6 +20,7 @@ std::unique_ptr<Rule> make_index_overflow();
 std::unique_ptr<Rule> make_rounding_before_compare();
 std::unique_ptr<Rule> make_output_dtype_mismatch();
 std::unique_ptr<Rule> make_read_after_writeback();
+std::unique_ptr<Rule> make_argreduce_memory_order();
 
 void register_all_rules() {
   static std::once_flag once;
@@ -39,6 +40,7 @@ void register_all_rules() {
     r.add("rounding-before-compare", make_rounding_before_compare);
     r.add("output-dtype-mismatch", make_output_dtype_mismatch);
     r.add("read-after-writeback", make_read_after_writeback);
+    r.add("argreduce-memory-order", make_argreduce_memory_order);
   });
 }
 

@@ -95,6 +95,11 @@ PROGRAMS = [
     # graph it re-executes already reads after the write-back, in eager too); the script run confirms it.
     Program("writeback", "writeback.py", [], confirm="script",
             expect=[Expect("read-after-writeback", "error", "    dst[0:, :] = src[0:, :]", "inference", "confirmed")]),
+    # pytorch#183082's family: (x.t() * 2).argmax() of a 5x7 randn; the kernel passes its memory-order loop
+    # variable as the index (eager 23, compiled 25 on the capture's input). Graph-mode confirm compares the
+    # int64 index exactly.
+    Program("argreduce_permuted", "argreduce_permuted.py", ["t_mul"], confirm="graph",
+            expect=[Expect("argreduce-memory-order", "error", "return (x.t() * 2).argmax()", "inference", "confirmed")]),
     # Clean programs: no warning and no error.
     Program("clean_mlp", "clean_mlp.py", ["cpu"], expect=[]),
     Program("clean_foreach_flip_safe", "mutation.py", ["foreach_flip", "cpu", "safe"], expect=[], localize="ok"),
@@ -106,4 +111,6 @@ PROGRAMS = [
     Program("clean_uint8_all", "int_forms.py", ["uint8_all"], expect=[]),
     # A clone is copied: read before the write-back.
     Program("clean_writeback_safe", "writeback.py", ["safe"], expect=[]),
+    # x.t().argmin() straight over the transpose: Inductor computes the logical index (24 both).
+    Program("clean_argreduce_t", "argreduce_permuted.py", ["t"], expect=[]),
 ]
