@@ -21,6 +21,7 @@ std::unique_ptr<Rule> make_rounding_before_compare();
 std::unique_ptr<Rule> make_output_dtype_mismatch();
 std::unique_ptr<Rule> make_read_after_writeback();
 std::unique_ptr<Rule> make_argreduce_memory_order();
+std::unique_ptr<Rule> make_integer_abs_promotion();
 
 void register_all_rules() {
   static std::once_flag once;
@@ -41,6 +42,7 @@ void register_all_rules() {
     r.add("output-dtype-mismatch", make_output_dtype_mismatch);
     r.add("read-after-writeback", make_read_after_writeback);
     r.add("argreduce-memory-order", make_argreduce_memory_order);
+    r.add("integer-abs-promotion", make_integer_abs_promotion);
   });
 }
 

@@ -164,8 +164,7 @@ class ArgreduceMemoryOrder : public Rule {
     f.kernel = k.name;
     const std::string op = op_short_name(reduction.target.str());
     const std::string code = reduction.user_code.empty() ? reduction.name.str() : reduction.user_code.str();
-    f.message = fit_headline({"`", input_text(code), "`: whole-tensor " + op +
-                              " of a permuted value returns its memory position, not eager's index"});
+    f.message = fit_headline({"`", input_text(code), "`: " + op + " of a transposed value gives its memory position, not eager's index"});
     f.notes = {"`" + k.name + "` (" + c.graph_kind + " graph) computes `" + reduction.name.str() + "` (" + op +
                    " over all elements) reading its input in memory order and passing the loop variable `" + index +
                    "` as the index of each candidate.",

@@ -100,6 +100,11 @@ PROGRAMS = [
     # int64 index exactly.
     Program("argreduce_permuted", "argreduce_permuted.py", ["t_mul"], confirm="graph",
             expect=[Expect("argreduce-memory-order", "error", "return (x.t() * 2).argmax()", "inference", "confirmed")]),
+    # pytorch#187018's family: x.abs().to(int64) of an int16 holding -32768; the kernel's std::abs promotes to int
+    # (eager -32768, compiled 32768). The program's own input holds the minimum: script-mode confirm.
+    Program("int_abs_i16", "int_abs.py", ["i16_to_int64"], confirm="script",
+            expect=[Expect("integer-abs-promotion", "error", "return x.abs().to(torch.int64)", "inference",
+                           "confirmed")]),
     # Clean programs: no warning and no error.
     Program("clean_mlp", "clean_mlp.py", ["cpu"], expect=[]),
     Program("clean_foreach_flip_safe", "mutation.py", ["foreach_flip", "cpu", "safe"], expect=[], localize="ok"),
@@ -113,4 +118,6 @@ PROGRAMS = [
     Program("clean_writeback_safe", "writeback.py", ["safe"], expect=[]),
     # x.t().argmin() straight over the transpose: Inductor computes the logical index (24 both).
     Program("clean_argreduce_t", "argreduce_permuted.py", ["t"], expect=[]),
+    # x.to(torch.int64).abs(): abs in int64 on both sides.
+    Program("clean_int_abs_widen", "int_abs.py", ["i16_widen"], expect=[]),
 ]
