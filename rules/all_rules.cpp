@@ -22,6 +22,7 @@ std::unique_ptr<Rule> make_output_dtype_mismatch();
 std::unique_ptr<Rule> make_read_after_writeback();
 std::unique_ptr<Rule> make_argreduce_memory_order();
 std::unique_ptr<Rule> make_integer_abs_promotion();
+std::unique_ptr<Rule> make_reinplace_into_expand();
 
 void register_all_rules() {
   static std::once_flag once;
@@ -43,6 +44,7 @@ void register_all_rules() {
     r.add("read-after-writeback", make_read_after_writeback);
     r.add("argreduce-memory-order", make_argreduce_memory_order);
     r.add("integer-abs-promotion", make_integer_abs_promotion);
+    r.add("reinplace-into-expand", make_reinplace_into_expand);
   });
 }
 

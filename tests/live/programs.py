@@ -105,6 +105,11 @@ PROGRAMS = [
     Program("int_abs_i16", "int_abs.py", ["i16_to_int64"], confirm="script",
             expect=[Expect("integer-abs-promotion", "error", "return x.abs().to(torch.int64)", "inference",
                            "confirmed")]),
+    # pytorch#183986: zeros(1, 8).expand(4, -1).index_add(0, [0, 0, 1], ones(3, 8)); 2.13 accumulates in the
+    # 8-element zeros (eager column 0 [2, 1, 0, 0], compiled [3, 3, 3, 3]). Script-mode confirm.
+    Program("reinplace_expand", "expand_index.py", ["expand"], confirm="script",
+            expect=[Expect("reinplace-into-expand", "error", "return base.index_add(0, idx, src)", "inference",
+                           "confirmed")]),
     # Clean programs: no warning and no error.
     Program("clean_mlp", "clean_mlp.py", ["cpu"], expect=[]),
     Program("clean_foreach_flip_safe", "mutation.py", ["foreach_flip", "cpu", "safe"], expect=[], localize="ok"),
@@ -120,4 +125,6 @@ PROGRAMS = [
     Program("clean_argreduce_t", "argreduce_permuted.py", ["t"], expect=[]),
     # x.to(torch.int64).abs(): abs in int64 on both sides.
     Program("clean_int_abs_widen", "int_abs.py", ["i16_widen"], expect=[]),
+    # zeros(4, 8) as the destination: nothing to re-inplace into.
+    Program("clean_expand_contiguous", "expand_index.py", ["contiguous"], expect=[]),
 ]
