@@ -146,7 +146,7 @@ static void suppress(const std::vector<std::string>& roots, const ilint::Config&
   a.suppressed = ilint::apply_config_to_findings(config, a.findings);
   ilint::UserSourceLines lines(a.program, roots);
   ilint::GeneratedFiles generated(a.ingest);
-  for (auto& s : ilint::apply_inline_suppressions(a.findings, lines, generated)) a.suppressed.push_back(std::move(s));
+  for (auto& s : ilint::apply_inline_suppressions(a.findings, lines, generated, &a.diags)) a.suppressed.push_back(std::move(s));
 }
 
 // --time-report: each stage's wall and CPU time, then the report's (what the total leaves), on stderr.

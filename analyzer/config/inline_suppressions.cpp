@@ -1,8 +1,11 @@
 #include "analyzer/config/inline_suppressions.h"
 
 #include <algorithm>
+#include <set>
+#include <tuple>
 
 #include "analyzer/parse/python.h"
+#include "analyzer/rule.h"
 
 namespace ilint {
 
@@ -46,9 +49,13 @@ std::optional<InlineSuppression> parse_inline_suppression(std::string_view line)
 }
 
 std::vector<SuppressedFinding> apply_inline_suppressions(std::vector<Finding>& findings, UserSourceLines& lines,
-                                                         const GeneratedFiles& generated) {
+                                                         const GeneratedFiles& generated, DiagSink* diags) {
   std::vector<SuppressedFinding> suppressed;
   std::vector<Finding> kept;
+  // A comment naming no rule suppresses nothing, silently, as a typo would: said once per line and
+  // id, with the nearest id (ruff warns on an unknown code in `# noqa` the same way).
+  std::set<std::tuple<std::string, int, std::string>> unknown_said;
+  const RuleRegistry& registry = RuleRegistry::instance();
   for (auto& f : findings) {
     std::optional<SourceLoc> by;
     std::optional<InlineSuppression> hit;
@@ -57,6 +64,12 @@ std::vector<SuppressedFinding> apply_inline_suppressions(std::vector<Finding>& f
       bool read = line.from == UserSourceLine::From::File || (line.from == UserSourceLine::From::FxComment && line.same_path);
       if (!read) continue;
       auto s = parse_inline_suppression(line.text);
+      if (s && diags)
+        for (const auto& id : s->rules)
+          if (id != "*" && !registry.create(id) && unknown_said.insert({at.file.str(), at.line, id}).second)
+            diags->warning("inline-suppression-unknown-rule",
+                           "`# inductor-lint: ignore[...]` " + registry.unknown_rule_message(id) + "; it suppresses nothing",
+                           SourceLoc{at.file, at.line, 0});
       if (s && std::any_of(s->rules.begin(), s->rules.end(), [&](const std::string& id) { return id == f.rule || id == "*"; })) {
         by = at;
         hit = std::move(s);

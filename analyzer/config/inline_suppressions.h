@@ -27,8 +27,9 @@ std::optional<InlineSuppression> parse_inline_suppression(std::string_view line)
 // Moves each finding one of whose lines in the user's program (user_locations(): its location and
 // related locations outside the generated files) carries a suppression of its rule out of
 // `findings`, into the returned list. A line is read from the file, or from an FX comment that
-// names the same path (never from one of a file of the same name elsewhere).
+// names the same path (never from one of a file of the same name elsewhere). A comment that names an
+// id no rule has gets a warning in `diags` (when given), once per line and id.
 std::vector<SuppressedFinding> apply_inline_suppressions(std::vector<Finding>& findings, UserSourceLines& lines,
-                                                         const GeneratedFiles& generated);
+                                                         const GeneratedFiles& generated, DiagSink* diags = nullptr);
 
 }  // namespace ilint

@@ -327,6 +327,32 @@ TEST(ReportConfig, InlineSuppressionOnTheUsersLine) {
   ASSERT_EQ(suppressed_with("  # inductor-lint: ignore[*]").size(), 1u);
 }
 
+// An id no rule has suppresses nothing and says so, with the nearest id, once per line: a typo must
+// not leave the user thinking the finding was accepted.
+TEST(ReportConfig, InlineSuppressionOfAnUnknownRuleIsAWarning) {
+  auto a = analyze_paths({fixture("s2_pair_a_t213")});
+  ASSERT_EQ(a->findings.size(), 1u);
+  const SourceLoc user = a->findings[0].related.at(0).loc;
+  for (auto& c : a->program.compiles)
+    for (auto& n : c.fx.nodes)
+      if (n.user_loc && n.user_loc->line == user.line && n.user_loc->file == user.file)
+        n.user_code = IString(n.user_code.str() + "  # inductor-lint: ignore[reduced-precision-scna, stale-scalar] typo");
+  std::vector<Finding> findings = a->findings;
+  findings.push_back(a->findings[0]);  // a second finding on the same line: still one warning
+  TempDir elsewhere;
+  UserSourceLines lines(a->program, {elsewhere.path.string()});
+  GeneratedFiles generated(a->ingest);
+  DiagSink diags;
+  EXPECT_TRUE(apply_inline_suppressions(findings, lines, generated, &diags).empty());
+  EXPECT_EQ(findings.size(), 2u);
+  auto all = diags.sorted();
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0].code, "inline-suppression-unknown-rule");
+  EXPECT_EQ(all[0].level, DiagLevel::Warning);
+  EXPECT_EQ(all[0].loc.line, user.line);
+  EXPECT_NE(all[0].message.find("did you mean 'reduced-precision-scan'"), std::string::npos) << all[0].message;
+}
+
 // A frame-level finding (scalar-recompile) stands on the user's line itself: its own location is
 // one of the lines a comment may suppress it on. s1_cpu's finding, moved to a copy of its user file
 // (the original path is not on this machine) whose line carries the comment; read from the file.
