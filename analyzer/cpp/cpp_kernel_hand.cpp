@@ -370,6 +370,7 @@ struct Var {
   bool is_const = false;      // `const int64_t ks0`
   const Var* copy_of_param = nullptr;  // `auto out_ptr1 = in_out_ptr0;`: the kernel parameter it copies
   bool is_static = false;     // `static WelfordHelper<...> h(n);`: no local storage
+  bool integer_div_error = false;  // torch 2.13's `std::atomic<int> inductor_cpu_integer_div_error{0};`
 };
 
 struct Stmt;
@@ -401,7 +402,8 @@ const Node* ignore_parens(const Node* n) {
 }
 
 struct Stmt {
-  enum Kind { Compound, For, If, Decl, Expr, Return, Null };
+  // DivCheck: one of the four statements of torch 2.13's integer-division check (try_div_check).
+  enum Kind { Compound, For, If, Decl, Expr, Return, Null, DivCheck };
   Kind kind = Null;
   std::vector<Stmt*> kids;           // Compound
   Stmt* init = nullptr;              // For
@@ -410,7 +412,12 @@ struct Stmt {
   Stmt* then = nullptr, *els = nullptr;  // If; For's body is `then`
   Var* var = nullptr;                // Decl
   Node* expr = nullptr;              // Decl init, Expr, Return value
-  int line = 0, col = 0;             // Decl: the name
+  int line = 0, col = 0;             // Decl: the name; DivCheck: the name or the `=`
+  // DivCheck: the statement the Clang reader records for it (`var = other(operands)`; no var: none).
+  // DivCheck and Decl: a call form the statement holds that no Node stands for (`alignas(std::max(...))`).
+  std::string_view recorded_var;
+  std::vector<std::string_view> recorded_operands;
+  std::string_view form;
 };
 
 struct LambdaInfo {
@@ -882,12 +889,73 @@ class Parser {
       li.ret = t;
       return s;
     }
+    if (Stmt* d = try_div_check()) return d;
     if (Stmt* d = try_decl()) return d;
     Stmt* s = make<Stmt>();
     s->kind = Stmt::Expr;
     s->expr = parse_expr();
     expect(";");
     return s;
+  }
+
+  // torch 2.13's integer-division check: every C++ kernel opens with
+  //   std::atomic<int> inductor_cpu_integer_div_error{0};
+  //   inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
+  // and closes with
+  //   inductor_cpu_integer_div_error_flag = nullptr;
+  //   inductor_cpu_throw_if_integer_div_error(inductor_cpu_integer_div_error);
+  // (cpp_prefix.h's flag and check). Exactly these token sequences, or nullptr with nothing consumed:
+  // the reader models no std::atomic, address-of or global, so any other spelling is declined as before.
+  Stmt* try_div_check() {
+    static constexpr std::string_view kError = "inductor_cpu_integer_div_error";
+    static constexpr std::string_view kFlag = "inductor_cpu_integer_div_error_flag";
+    static constexpr std::string_view kThrow = "inductor_cpu_throw_if_integer_div_error";
+    auto named = [&](size_t k, std::string_view name) { return peek(k).kind == TK::Ident && peek(k).text == name; };
+    // A use of the error counter must see its declaration, in scope, as Clang does.
+    auto declared = [&]() {
+      const Var* v = lookup(kError);
+      if (!v || !v->integer_div_error) decline("inductor_cpu_integer_div_error used without its declaration");
+    };
+    auto check = [&](const Token& at, size_t tokens) {
+      Stmt* s = make<Stmt>();
+      s->kind = Stmt::DivCheck;
+      s->line = at.line;
+      s->col = at.col;
+      p_ += tokens;
+      return s;
+    };
+    if (is("std") && peek_is(1, "::") && peek_is(2, "atomic") && peek_is(3, "<") && peek_is(4, "int") &&
+        peek_is(5, ">") && named(6, kError) && peek_is(7, "{") && peek(8).text == "0" && peek_is(9, "}") &&
+        peek_is(10, ";")) {
+      Var* v = make<Var>();
+      v->name = std::string(kError);
+      v->integer_div_error = true;
+      declare(v);
+      Stmt* s = check(peek(6), 11);
+      s->recorded_var = kError;
+      return s;
+    }
+    if (named(0, kFlag) && peek_is(1, "=")) {
+      if (peek_is(2, "&") && named(3, kError) && peek_is(4, ";")) {
+        declared();
+        Stmt* s = check(peek(1), 5);
+        s->recorded_var = kFlag;
+        s->recorded_operands = {kError};
+        return s;
+      }
+      if (peek_is(2, "nullptr") && peek_is(3, ";")) {
+        Stmt* s = check(peek(1), 4);
+        s->recorded_var = kFlag;
+        return s;
+      }
+    }
+    if (named(0, kThrow) && peek_is(1, "(") && named(2, kError) && peek_is(3, ")") && peek_is(4, ";")) {
+      declared();
+      Stmt* s = check(cur(), 5);
+      s->form = "call:inductor_cpu_throw_if_integer_div_error";
+      return s;
+    }
+    return nullptr;
   }
 
   // A declaration statement, or nullptr (nothing consumed) when the statement is not one.
@@ -931,6 +999,11 @@ class Parser {
       // `int64_t offset[16];`, `alignas(...) float tmp1[16*16];`: a local array, uninitialized. The
       // Clang reader records nothing of it (no initializer); the size must be a constant.
       if (is_auto || aligned || t->kind != Type::Scalar_ || !plain_number(*t)) decline("an array of a type the hand reader does not model");
+      // torch 2.13's reductions may keep per-lane partial sums in `tmp_acc0_arr[16]` beside the
+      // scalar and vector accumulators: the accumulator model of the hand reader knows no array.
+      if (!accumulator_base(v->name).empty()) decline("an accumulator array");
+      // `alignas(std::max(std::size_t(8), alignof(float)))` holds a call the Clang reader records.
+      if (alignas_) s->form = "call:max";
       ++p_;
       Node* size = parse_expr();
       expect("]");
@@ -2599,6 +2672,7 @@ class Walker {
         return;
       case Stmt::Decl:
         visit_var_decl(s);
+        if (!s->form.empty()) out_.add_form(std::string(s->form));
         if (s->expr) expr(s->expr);
         return;
       case Stmt::Expr:
@@ -2606,6 +2680,17 @@ class Walker {
         if (s->expr) expr(s->expr);
         return;
       case Stmt::Null: return;
+      case Stmt::DivCheck:
+        if (!s->recorded_var.empty()) {
+          KernelStmt st;
+          st.var = s->recorded_var;
+          st.op = "other";
+          st.operands.assign(s->recorded_operands.begin(), s->recorded_operands.end());
+          st.loc = at(s->line, s->col);
+          out_.stmts.push_back(st);
+        }
+        if (!s->form.empty()) out_.add_form(std::string(s->form));
+        return;
     }
   }
 
