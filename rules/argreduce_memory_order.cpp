@@ -5,6 +5,7 @@
 // (pytorch#183082's family; `x.t().argmin()` itself was fixed in 2.13, the forms with an op between
 // the transpose and the reduction are not, 2.14.1 included). See rules/argreduce-memory-order.md.
 #include <algorithm>
+#include <charconv>
 #include <regex>
 #include <set>
 
@@ -52,19 +53,22 @@ bool reorders(const FxNode& permute, const IStringList& in_shape) {
     if (permute.args.size() < 2) return false;
     static const std::regex number("-?[0-9]+");
     const std::string dims = permute.args[1].str();
-    for (std::sregex_iterator it(dims.begin(), dims.end(), number), end; it != end; ++it)
-      order.push_back(std::stoi(it->str()));
+    for (std::sregex_iterator it(dims.begin(), dims.end(), number), end; it != end; ++it) {
+      int d = 0;
+      const std::string text = it->str();
+      auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
+      if (ec != std::errc()) return false;  // a dimension no tensor has
+      order.push_back(d);
+    }
   } else {
     for (size_t i = 0; i < in_shape.size(); ++i) order.push_back(static_cast<int>(i));
     int a = 0, b = 1;
     if (t.find("aten.transpose.int") != std::string::npos) {
       if (permute.args.size() < 3) return false;
-      try {
-        a = std::stoi(permute.args[1].str());
-        b = std::stoi(permute.args[2].str());
-      } catch (...) {
+      const std::string first = permute.args[1].str(), second = permute.args[2].str();
+      if (std::from_chars(first.data(), first.data() + first.size(), a).ec != std::errc() ||
+          std::from_chars(second.data(), second.data() + second.size(), b).ec != std::errc())
         return false;
-      }
     }
     const int rank = static_cast<int>(order.size());
     if (a < 0) a += rank;
@@ -168,8 +172,8 @@ class ArgreduceMemoryOrder : public Rule {
     f.notes = {"`" + k.name + "` (" + c.graph_kind + " graph) computes `" + reduction.name.str() + "` (" + op +
                    " over all elements) reading its input in memory order and passing the loop variable `" + index +
                    "` as the index of each candidate.",
-               "The input is `" + permute.name.str() + "` (" + op_short_name(permute.target.str()) + " " +
-                   (permute.args.size() > 1 ? permute.args[1].str() : std::string()) +
+               "The input is `" + permute.name.str() + "` (" + op_short_name(permute.target.str()) +
+                   (permute.args.size() > 1 ? " " + permute.args[1].str() : std::string()) +
                    "), whose logical order differs from its memory order: eager's flat index counts in the "
                    "permuted order, so compiled returns another position wherever the two orders differ.",
                "The same reduction straight over the permute (`x.t().argmin()`) computes the logical index; "

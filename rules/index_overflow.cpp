@@ -88,10 +88,21 @@ class IndexOverflow : public Rule {
         auto length = integer(iota->args[0].str());
         auto factor = constant_factor(c, *mul, in.str());
         if (!length || !factor) continue;
-        found.push_back({mul, iota, *length, *factor * integer(kwarg(*iota, "step")).value_or(1)});
+        int64_t step = 0;
+        // A product past int64 is no literal any kernel writes: nothing to compare.
+        if (__builtin_mul_overflow(*factor, integer(kwarg(*iota, "step")).value_or(1), &step) || step == INT64_MIN)
+          continue;
+        found.push_back({mul, iota, *length, step});
       }
     }
     return found;
+  }
+
+  // (count - 1) x |step|, saturated at INT64_MAX: only its comparison with 2^31 - 1 matters.
+  static int64_t largest_offset(int64_t count, int64_t step) {
+    int64_t out = 0;
+    if (count < 1) return 0;
+    return __builtin_mul_overflow(count - 1, std::llabs(step), &out) ? INT64_MAX : out;
   }
 
   // C++: the vectorized `arange(base, step)`, whose lane offsets `i * step` are ints.
@@ -104,7 +115,7 @@ class IndexOverflow : public Rule {
       int64_t kernel_step = std::llabs(p.step);
       int64_t lanes = std::min<int64_t>(p.length, kMinLanes);
       // A step past an int is a long literal, and its offsets are 64-bit.
-      if (kernel_step > kInt32Max || (lanes - 1) * kernel_step <= kInt32Max) continue;
+      if (kernel_step > kInt32Max || largest_offset(lanes, kernel_step) <= kInt32Max) continue;
       out.push_back(cpp_finding(c, k, *arange, *p.mul, *p.iota, p.length, p.step, lanes));
     }
   }
@@ -118,12 +129,14 @@ class IndexOverflow : public Rule {
       if (cast.to == DType::I64 && (is_x_index(cast.var.str()) || is_x_index(cast.src.str()))) return;
     for (const auto& p : arange_products(c, k)) {
       const int64_t kernel_step = std::llabs(p.step);
-      if (kernel_step > kInt32Max || (p.length - 1) * kernel_step <= kInt32Max) continue;
+      // Past 2^31 - 1 elements Inductor indexes the kernel in 64 bits (`.to(tl.int64)`).
+      if (p.length > kInt32Max) continue;
+      if (kernel_step > kInt32Max || largest_offset(p.length, kernel_step) <= kInt32Max) continue;
       for (const auto& st : k.stmts) {
         if (st.op != "mul" || st.operands.size() != 1 || !is_x_index(st.operands[0].str())) continue;
         bool times_step = false;
         for (const auto& lit : k.literals)
-          times_step |= lit.var == st.var.str() && static_cast<int64_t>(lit.value) == p.step;
+          times_step |= lit.var == st.var.str() && lit.value == static_cast<double>(p.step);
         if (!times_step) continue;
         out.push_back(triton_finding(c, k, st, *p.mul, *p.iota, p.length, p.step));
         break;
@@ -182,7 +195,7 @@ class IndexOverflow : public Rule {
     f.kernel = k.name;
     const std::string s = std::to_string(step);
     const std::string index = product.operands[0].str();
-    const int64_t largest = (length - 1) * std::llabs(step);
+    const int64_t largest = largest_offset(length, step);
     f.message = fit_headline({"int64 `", input_text(mul.name.str()), "` = arange * " + s +
                               " is computed from the int32 index and wraps: compiled values differ from eager"});
     f.notes = {"`" + k.name + "` (" + c.graph_kind + " graph) computes `" + mul.name.str() +

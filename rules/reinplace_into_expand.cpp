@@ -26,7 +26,7 @@ int64_t literal_numel(const IStringList& shape) {
   for (const auto& d : shape) {
     const std::string s = d.str();
     if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 12) return -1;
-    n *= std::stoll(s);
+    if (__builtin_mul_overflow(n, std::stoll(s), &n)) return -1;
   }
   return n;
 }
@@ -90,7 +90,7 @@ class ReinplaceIntoExpand : public Rule {
     f.notes = {"`" + write.name.str() + "` (" + op + ", " + c.graph_kind + " graph) writes into `" + expand.name.str() +
                    "`, an expand of `" + base.name.str() + "` (" + std::to_string(stored) + " elements) to " +
                    std::to_string(expanded) + " elements.",
-               "`" + k.name + "` accumulates into `" + buf.name + "`, allocated with " + std::to_string(stored) +
+               "`" + k.name + "` writes into `" + buf.name + "`, allocated with " + std::to_string(stored) +
                    " elements: the compiled code re-inplaced the write into the expand's base, whose stride-0 rows "
                    "are one row.",
                "Eager materializes the " + std::to_string(expanded) +

@@ -174,8 +174,11 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--name", required=True, help="fixture folder name")
-    ap.add_argument("--out", default=os.path.join(os.path.dirname(HERE), "fixtures"),
-                    help="folder that receives <name>/ (default: the repo's fixtures/)")
+    # In the source tree, the repo's fixtures/; installed (the wheel's inductor_lint/tools/), ./captures.
+    repo_fixtures = os.path.join(os.path.dirname(HERE), "fixtures")
+    ap.add_argument("--out", default=repo_fixtures if os.path.isdir(repo_fixtures) else "captures",
+                    help="folder that receives <name>/ (default: the repo's fixtures/ in the source tree, "
+                         "else ./captures)")
     ap.add_argument("--env", action="append", default=[], metavar="K=V",
                     help="extra environment for the program (repeatable); wins over the defaults")
     ap.add_argument("--output-code", action="store_true", help="add output_code to TORCH_LOGS")

@@ -257,6 +257,11 @@ int run_cli(int argc, char** argv) {
               << ilint::terminal_safe(o.write_baseline);
     if (!a.suppressed.empty()) std::cerr << " (" << a.suppressed.size() << " suppressed finding(s) left out)";
     std::cerr << "\n";
+    if (program.started && program.exit_status != 0) {
+      std::cerr << "inductor-lint: the program failed (exit status " << program.exit_status
+                << "); the baseline holds what it compiled before that\n";
+      return 2;
+    }
     return 0;
   }
   if (!o.baseline.empty()) {

@@ -228,14 +228,16 @@ bool finish_options(const CLI::App& app, CliOptions& o, const RawOptions& f,
     if (!f.positionals.empty())
       return usage_error("run: the program goes after `--` (inductor-lint run [options] -- python train.py ARGS)");
     if (o.run_command.empty()) return usage_error("run: no program given after `--`");
-    // --confirm re-executes with the program's own interpreter and, for scalar findings, the
-    // program itself: `python3 train.py ARGS` gives --python python3 --script train.py --script-arg ...
-    // unless those are given.
+    // --confirm re-executes with the program's own interpreter: each compile's graph first, and the
+    // program itself only for a finding the graph re-run cannot show (a stale scalar, a read after a
+    // write-back): `python3 train.py ARGS` gives --python python3 and that fallback script, unless
+    // --python or --script are given.
     if (std::string py = python_of_command(o.run_command); !py.empty()) {
       if (app.count("--python") == 0) o.confirm.python = py;
       if (o.confirm.script.empty() && o.run_command.size() > 1 && o.run_command[1].rfind("-", 0) != 0) {
         o.confirm.script = o.run_command[1];
         o.confirm.script_args.assign(o.run_command.begin() + 2, o.run_command.end());
+        o.confirm.script_as_fallback = true;
       }
     }
   } else if (o.command == "rules") {

@@ -1,6 +1,7 @@
 #include "analyzer/cli/run_program.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -58,8 +59,13 @@ bool write_all(int fd, const char* data, size_t n) {
 }
 
 // The level letter of a line that starts one of torch's own log records, as its logging formats
-// them ("V1207 06:48:14.856000 31580 torch/_dynamo/guards.py:4483] [0/0] [__guards] ..."), else 0.
+// them ("V1207 06:48:14.856000 31580 torch/_dynamo/guards.py:4483] [0/0] [__guards] ..."), after the
+// "[rank0]:" a distributed run puts first; else 0.
 char torch_record_level(std::string_view line) {
+  if (line.rfind("[rank", 0) == 0) {
+    size_t close = line.find("]:");
+    if (close != std::string_view::npos && close < 16) line.remove_prefix(close + 2);
+  }
   if (line.size() < 24 || std::string_view("VIDWEC").find(line[0]) == std::string_view::npos) return 0;
   for (size_t i = 1; i <= 4; ++i)
     if (!std::isdigit(static_cast<unsigned char>(line[i]))) return 0;
@@ -69,10 +75,17 @@ char torch_record_level(std::string_view line) {
   return close != std::string_view::npos && source < close ? line[0] : 0;
 }
 
+// A line that continues the record above it: indented, a tree of guards ("| +- ..."), or empty.
+bool continues_record(std::string_view line) {
+  return line.empty() || line[0] == ' ' || line[0] == '\t' || line[0] == '|' || line[0] == '+' || line[0] == '\n' ||
+         line[0] == '\r';
+}
+
 // What of the program's standard error reaches the terminal. The log kinds `run` adds (guards
-// alone are hundreds of lines per compile) go to torch_logs.txt only: a record of torch's at
-// level V, I or D is held back with its continuation lines, until a record at W, E or C (shown) or a
-// Python traceback. Everything else, and all of it when the user set TORCH_LOGS, is shown.
+// alone are hundreds of lines per compile) go to torch_logs.txt only: a record of torch's at level
+// V, I or D is held back with its continuation lines (continues_record). Any other line is shown: the
+// program's own output, torch's warnings and errors, tracebacks. All of it is shown when the user set
+// TORCH_LOGS. A carriage return ends a line too (a progress bar redraws with one).
 class TerminalEcho {
  public:
   explicit TerminalEcho(bool hide_debug_records) : hide_(hide_debug_records) {}
@@ -83,8 +96,8 @@ class TerminalEcho {
     }
     pending_.append(data, n);
     size_t start = 0;
-    for (size_t nl; (nl = pending_.find('\n', start)) != std::string::npos; start = nl + 1)
-      line(std::string_view(pending_).substr(start, nl + 1 - start));
+    for (size_t end; (end = pending_.find_first_of("\n\r", start)) != std::string::npos; start = end + 1)
+      line(std::string_view(pending_).substr(start, end + 1 - start));
     pending_.erase(0, start);
   }
   void finish() {
@@ -96,7 +109,7 @@ class TerminalEcho {
  private:
   void line(std::string_view l) {
     if (char level = torch_record_level(l)) holding_ = level == 'V' || level == 'I' || level == 'D';
-    else if (l.rfind("Traceback (most recent call last):", 0) == 0) holding_ = false;
+    else if (!continues_record(l)) holding_ = false;
     if (holding_) {
       ++hidden_;
       return;
@@ -221,26 +234,51 @@ ProgramRun run_program_captured(const std::vector<std::string>& command, const s
   r.started = true;
   // The program's standard error, as it comes, to the terminal and to torch_logs.txt (the Dynamo
   // logs the analysis reads). A failed write to either does not stop the copy to the other.
+  // Until the program exits; then what is already in the pipe. A process it left behind that still
+  // holds its standard error does not keep the run waiting.
   bool logs_ok = true;
   TerminalEcho echo(/*hide_debug_records=*/!(user_logs && *user_logs));
+  fcntl(err_pipe[0], F_SETFL, fcntl(err_pipe[0], F_GETFL) | O_NONBLOCK);
   char buf[65536];
-  for (;;) {
-    ssize_t n = read(err_pipe[0], buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    echo.write(buf, static_cast<size_t>(n));
-    if (logs_ok) logs_ok = write_all(logs_fd, buf, static_cast<size_t>(n));
+  int status = 0;
+  bool exited = false, reaped = true;
+  int wait_errno = 0;
+  for (bool open = true; open;) {
+    if (!exited) {
+      pid_t w = waitpid(pid, &status, WNOHANG);
+      if (w == pid) exited = true;
+      else if (w < 0 && errno != EINTR) exited = true, reaped = false, wait_errno = errno;
+    }
+    pollfd p{err_pipe[0], POLLIN, 0};
+    if (!exited && poll(&p, 1, 100) == 0) continue;
+    for (;;) {
+      ssize_t n = read(err_pipe[0], buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n == 0 || (n < 0 && errno != EAGAIN)) open = false;
+      if (n <= 0) break;
+      echo.write(buf, static_cast<size_t>(n));
+      if (logs_ok) logs_ok = write_all(logs_fd, buf, static_cast<size_t>(n));
+    }
+    if (exited) open = false;
   }
   echo.finish();
   r.log_lines_not_shown = echo.hidden_lines();
   close(err_pipe[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  // The program closed its standard error before exiting: wait for it.
+  while (!exited) {
+    if (waitpid(pid, &status, 0) == pid) exited = true;
+    else if (errno != EINTR) exited = true, reaped = false, wait_errno = errno;
   }
   sigaction(SIGINT, &old_int, nullptr);
+  if (!reaped) {
+    // Not known to have succeeded: counted as a failure.
+    r.exit_status = 1;
+    r.error = std::string("could not learn how the program ended: ") + std::strerror(wait_errno);
+  }
   if (close(logs_fd) != 0) logs_ok = false;
   if (!logs_ok) r.error = "could not write all of " + logs_path + " (the Dynamo logs are incomplete)";
-  r.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+  if (reaped)
+    r.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
   // The cache holds compiled objects and copies of the generated code (hundreds of MB for a large
   // model); the capture folder already has what the analysis reads.
   if (!cache.empty()) fs::remove_all(cache, ec);

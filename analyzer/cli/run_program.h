@@ -23,8 +23,10 @@ std::string run_folder(const std::string& requested);
 // TORCH_TRACE=<dir>/trace, TORCH_LOGS with the analyzer's log kinds added to the user's, and a
 // fresh Inductor cache inside <dir> (removed afterwards) unless TORCHINDUCTOR_CACHE_DIR is set:
 // a warm cache's hits would leave no generated code to read. Its standard error goes to
-// <dir>/torch_logs.txt and to the terminal, less torch's debug records when the user did not set
-// TORCH_LOGS (they asked for none); standard input and output are the CLI's own.
+// <dir>/torch_logs.txt and to the terminal, less torch's records at levels V, I and D and their
+// indented continuation lines when the user did not set TORCH_LOGS (they asked for none); standard
+// input and output are the CLI's own. The run ends when the program exits, not when whatever it
+// left running closes its standard error.
 ProgramRun run_program_captured(const std::vector<std::string>& command, const std::string& dir);
 
 // The Python interpreter of `command` (`python3 train.py` -> python3), or empty when its first

@@ -226,20 +226,29 @@ void attach_confirmation(Finding& f, const nlohmann::json& answer) {
 
 void confirm_findings(Analysis& a, const ConfirmOptions& o) {
   nlohmann::json machine_refusal;  // no torch / no CUDA: the same answer for every finding
+  const bool fallback = o.script_as_fallback && !o.script.empty();
+  ConfirmOptions graph_mode = o;
+  if (fallback) graph_mode.script.clear(), graph_mode.script_args.clear();
   for (auto& f : a.findings) {
     if (!machine_refusal.is_null()) {
       attach_confirmation(f, machine_refusal);
       continue;
     }
     const Compile* c = a.program.compile(f.compile_id);
-    if (c && c->files.dir.empty() && !c->files.trace_compile_id.empty() && o.script.empty()) {
+    nlohmann::json ans;
+    if (c && c->files.dir.empty() && !c->files.trace_compile_id.empty() && graph_mode.script.empty()) {
       // Graph mode loads the compile folder's fx_graph_runnable.py and output code as modules.
-      attach_confirmation(f, skipped("no-runnable", "compile " + c->files.trace_compile_id +
-                                                        " was read from TORCH_TRACE payloads; graph mode loads its "
-                                                        "torch_compile_debug folder: give the folder, or use --script"));
-      continue;
+      ans = skipped("no-runnable", "compile " + c->files.trace_compile_id +
+                                       " was read from TORCH_TRACE payloads; graph mode loads its "
+                                       "torch_compile_debug folder: give the folder, or use --script");
+    } else {
+      ans = run_confirm_tool(confirm_request(f, c, graph_mode), graph_mode);
     }
-    nlohmann::json ans = run_confirm_tool(confirm_request(f, c, o), o);
+    const std::string verdict = json_string(ans, "verdict");
+    const std::string graph_reason = json_string(ans, "reason");
+    if (fallback && (verdict == "not-reproduced" ||
+                     (verdict == "skipped" && (graph_reason == "needs-script" || graph_reason == "no-runnable"))))
+      ans = run_confirm_tool(confirm_request(f, c, o), o);
     std::string reason = json_string(ans, "reason");
     if (json_string(ans, "verdict") == "skipped" &&
         (reason == "no-torch" || reason == "no-cuda" || reason == "no-python" || reason == "no-tool"))

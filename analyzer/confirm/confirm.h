@@ -14,6 +14,10 @@ struct ConfirmOptions {
   std::string device = "cuda"; // cuda | cpu
   std::string script;          // the user's program, for scalar findings (--script)
   std::vector<std::string> script_args;  // its arguments (--script-arg, in order)
+  // Graph mode first, the script only for a finding graph mode cannot show (not-reproduced,
+  // needs-script, no runnable): `run --confirm`, which knows the program but should not re-run a
+  // whole training script three times for a finding one graph re-run confirms.
+  bool script_as_fallback = false;
   std::vector<int> seeds = {0, 1, 2};
   int timeout_s = 300;         // per finding
 };

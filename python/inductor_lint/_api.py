@@ -50,10 +50,11 @@ class Finding:
     related: Tuple[Location, ...] = ()
     compile: str = ""
     kernel: str = ""
-    evidence: dict = field(default_factory=dict)
+    # The dicts take no part in equality or hashing: a Finding is a set member or dict key by the rest.
+    evidence: dict = field(default_factory=dict, compare=False, hash=False)
     fix: str = ""
     fingerprint: str = ""
-    confirmation: Optional[dict] = None
+    confirmation: Optional[dict] = field(default=None, compare=False, hash=False)
 
     @classmethod
     def from_json(cls, d: dict) -> "Finding":
@@ -71,17 +72,22 @@ def check(paths: Union[PathLike, Sequence[PathLike]], rules: Optional[Iterable[s
     these rule ids. `args`: more command-line options (`["--config", "lint.json"]`).
 
     Raises InductorLintError when nothing could be read or an argument is wrong."""
-    if isinstance(paths, (str, os.PathLike)):
+    if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
     cmd = [str(binary_path()), "check", "--format", "json", "--fail-on", "never", "--no-color"]
     for r in rules or ():
         cmd += ["--rule", r]
     cmd += list(args)
-    cmd += ["--"] + [os.fspath(p) for p in paths]
+    cmd += ["--"] + [os.fsdecode(p) for p in paths]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=binary_environment())
     stderr = proc.stderr.decode("utf-8", "replace")
     if proc.returncode not in (0, 1):
         raise InductorLintError("inductor-lint exited with %d: %s" % (proc.returncode, stderr.strip()),
                                 proc.returncode, stderr)
-    report = json.loads(proc.stdout)
+    try:
+        report = json.loads(proc.stdout)
+    except ValueError as e:  # `args` asked for another format or an output file
+        raise InductorLintError("inductor-lint wrote no JSON report on its output (%s); check() reads "
+                                "--format json from stdout, so `args` may not change the format or name -o"
+                                % e, proc.returncode, stderr) from None
     return [Finding.from_json(f) for f in report.get("findings", [])]

@@ -4,7 +4,10 @@
 // what is checked is what the CLI hands the program and does with what it leaves.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <iterator>
 
 #include "report_test_util.h"
 
@@ -41,19 +44,23 @@ TEST(RunCommand, GivesTheProgramTheDebugSwitchesAndKeepsItsStandardError) {
   EXPECT_NE(r.output.find("nothing could be read"), std::string::npos) << r.output;
 }
 
-// torch's debug records of the log kinds `run` adds go to torch_logs.txt only; the program's own
-// lines, torch's warnings and a traceback reach the terminal. With TORCH_LOGS set by the user (they
-// asked for the records), everything does.
+// torch's debug records of the log kinds `run` adds go to torch_logs.txt only, with their
+// continuation lines (indented, or a guard tree's `|`); the program's own lines, even right after a
+// record, torch's warnings, a distributed run's `[rankN]:` records and a traceback reach the
+// terminal. With TORCH_LOGS set by the user (they asked for the records), everything does.
 TEST(RunCommand, TorchDebugRecordsGoToTheLogFileOnly) {
   const std::string lines[] = {
       "hello from the program",
       "V1207 06:48:14.856000 31580 torch/_dynamo/guards.py:4483] [0/0] [__guards] GUARDS:",
       "| +- TENSOR_MATCH: check_tensor(L['x'])",
+      "my own log line, right after a record",
       "W1207 06:48:15.000000 31580 torch/_dynamo/convert_frame.py:1016] [0/8] torch._dynamo hit recompile_limit",
-      "I1207 06:48:15.100000 31580 torch/fx/experimental/symbolic_shapes.py:3769] [0/0] create_symbol s0 = 5",
+      "[rank0]:I1207 06:48:15.100000 31580 torch/fx/experimental/symbolic_shapes.py:3769] [0/0] create_symbol s0 = 5",
+      "    for the symbol's source",
       "Traceback (most recent call last):",
       "ValueError: boom",
   };
+  const int hidden[] = {1, 2, 5, 6};
   std::string script;
   for (const auto& l : lines) script += "echo " + shell_quote(l) + " >&2; ";
   TempDir t;
@@ -61,12 +68,33 @@ TEST(RunCommand, TorchDebugRecordsGoToTheLogFileOnly) {
   std::string all;
   for (const auto& l : lines) all += l + "\n";
   EXPECT_EQ(read_file(t.path / "run" / "torch_logs.txt"), all);
-  for (int shown : {0, 3, 5, 6}) EXPECT_NE(r.output.find(lines[shown] + "\n"), std::string::npos) << lines[shown];
-  for (int hidden : {1, 2, 4}) EXPECT_EQ(r.output.find(lines[hidden]), std::string::npos) << lines[hidden];
-  EXPECT_NE(r.output.find("(3 lines of torch's logs are in torch_logs.txt only)"), std::string::npos) << r.output;
+  for (int i = 0; i < static_cast<int>(std::size(lines)); ++i) {
+    bool hide = std::find(std::begin(hidden), std::end(hidden), i) != std::end(hidden);
+    EXPECT_EQ(r.output.find(lines[i]) == std::string::npos, hide) << lines[i] << "\n" << r.output;
+  }
+  EXPECT_NE(r.output.find("(4 lines of torch's logs are in torch_logs.txt only)"), std::string::npos) << r.output;
 
   auto asked = run_shell(t.path / "asked", script, "TORCH_LOGS=guards");
   for (const auto& l : lines) EXPECT_NE(asked.output.find(l + "\n"), std::string::npos) << l;
+}
+
+// A progress bar redraws its line with carriage returns: each redraw reaches the terminal as it comes.
+TEST(RunCommand, CarriageReturnsEndALine) {
+  TempDir t;
+  auto r = run_shell(t.path / "run", "printf '10%%\\r20%%\\r' >&2; sleep 0; printf 'done\\n' >&2");
+  EXPECT_NE(r.output.find("10%\r20%\rdone\n"), std::string::npos) << r.output;
+}
+
+// A program that exits while something it started still holds its standard error open: the run
+// goes on at once, not when that process ends.
+TEST(RunCommand, DoesNotWaitForWhatTheProgramLeftRunning) {
+  TempDir t;
+  auto start = std::chrono::steady_clock::now();
+  auto r = run_shell(t.path / "run", "sleep 30 >/dev/null & echo started >&2; exit 0");
+  auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 20.0) << r.output;
+  EXPECT_NE(r.output.find("started"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("the program exited with status 0"), std::string::npos) << r.output;
 }
 
 TEST(RunCommand, AUserInductorCacheIsKept) {

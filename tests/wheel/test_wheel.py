@@ -119,6 +119,19 @@ def test_confirm_finds_its_tool_in_the_package(installed):
     assert answers and all(a["verdict"] == "skipped" and a["reason"] == "no-torch" for a in answers), answers
 
 
+def test_the_launcher_names_its_interpreter_for_confirm(installed):
+    """The launcher gives the binary INDUCTOR_LINT_PYTHON = its own interpreter; the binary re-executes
+    with what that names: a path that is no interpreter is `no-python`."""
+    r = installed.run(installed.python, "-c",
+                      "from inductor_lint._binary import binary_environment; print(binary_environment()['INDUCTOR_LINT_PYTHON'])")
+    assert r.returncode == 0 and os.path.realpath(r.stdout.strip()) == os.path.realpath(installed.python), r
+    binary = os.path.join(installed.package_dir(), "bin", "inductor-lint")
+    r = installed.run(binary, "confirm", os.path.join(FIXTURES, "writeback_t213"), "--device", "cpu",
+                      "--format", "json", "--fail-on", "never", env={"INDUCTOR_LINT_PYTHON": "/nonexistent/python3"})
+    answers = [f["confirmation"] for f in json.loads(r.stdout)["findings"]]
+    assert answers and all(a["reason"] == "no-python" for a in answers), answers
+
+
 def test_no_shared_library_from_outside_the_package(installed):
     pkg = installed.package_dir()
     elves = [os.path.join(pkg, "bin", "inductor-lint"), os.path.join(pkg, "bin", "libilint-clang.so")]
