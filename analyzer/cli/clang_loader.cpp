@@ -1,13 +1,12 @@
 // Loads libilint-clang.so on the first C++ kernel or wrapper (see analyzer/cpp/clang/clang_plugin.h).
 #include <dlfcn.h>
-#include <limits.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <cstdlib>
 #include <string>
 
 #include "analyzer/cpp/clang/clang_plugin.h"
+#include "analyzer/util/install_layout.h"
 
 namespace ilint {
 
@@ -22,11 +21,9 @@ struct LoadedPlugin {
 
 std::string plugin_path() {
   if (const char* env = std::getenv("ILINT_CLANG_PLUGIN"); env && *env) return env;
-  char buf[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return kClangPluginFile;  // dlopen's own search path
-  std::string exe(buf, static_cast<size_t>(n));
-  return exe.substr(0, exe.rfind('/') + 1) + kClangPluginFile;
+  const std::string dir = executable_dir();
+  if (dir.empty()) return kClangPluginFile;  // dlopen's own search path
+  return dir + "/" + kClangPluginFile;
 }
 
 LoadedPlugin load_plugin() {

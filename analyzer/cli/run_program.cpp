@@ -16,6 +16,8 @@
 #include <map>
 #include <string_view>
 
+#include "analyzer/parse/python.h"
+
 extern char** environ;
 
 namespace ilint {
@@ -29,18 +31,16 @@ constexpr const char* kAnalyzerLogs[] = {"graph_breaks", "recompiles", "guards",
 
 std::string with_analyzer_logs(const char* user) {
   std::string logs = user ? user : "";
-  auto has = [&](const std::string& kind) {
-    size_t start = 0;
-    while (start <= logs.size()) {
-      size_t end = logs.find(',', start);
-      if (end == std::string::npos) end = logs.size();
-      std::string item = logs.substr(start, end - start);
-      while (!item.empty() && item.front() == ' ') item.erase(0, 1);
-      while (!item.empty() && item.back() == ' ') item.pop_back();
-      if (item == kind || item == "+" + kind) return true;
-      start = end + 1;
+  // `kind` or `+kind` among the comma-separated items.
+  auto has = [&](std::string_view kind) {
+    for (std::string_view rest = logs;;) {
+      const size_t comma = rest.find(',');
+      std::string_view item = py::trim_space(rest.substr(0, comma));
+      if (!item.empty() && item.front() == '+') item.remove_prefix(1);
+      if (item == kind) return true;
+      if (comma == std::string_view::npos) return false;
+      rest.remove_prefix(comma + 1);
     }
-    return false;
   };
   for (const char* kind : kAnalyzerLogs)
     if (!has(kind)) logs += (logs.empty() ? "" : ",") + std::string(kind);
@@ -270,15 +270,11 @@ ProgramRun run_program_captured(const std::vector<std::string>& command, const s
     else if (errno != EINTR) exited = true, reaped = false, wait_errno = errno;
   }
   sigaction(SIGINT, &old_int, nullptr);
-  if (!reaped) {
-    // Not known to have succeeded: counted as a failure.
-    r.exit_status = 1;
-    r.error = std::string("could not learn how the program ended: ") + std::strerror(wait_errno);
-  }
+  // A program not known to have succeeded counts as failed.
+  r.exit_status = !reaped ? 1 : WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+  if (!reaped) r.error = std::string("could not learn how the program ended: ") + std::strerror(wait_errno);
   if (close(logs_fd) != 0) logs_ok = false;
   if (!logs_ok) r.error = "could not write all of " + logs_path + " (the Dynamo logs are incomplete)";
-  if (reaped)
-    r.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
   // The cache holds compiled objects and copies of the generated code (hundreds of MB for a large
   // model); the capture folder already has what the analysis reads.
   if (!cache.empty()) fs::remove_all(cache, ec);

@@ -48,10 +48,10 @@ nlohmann::json confirm_request(const Finding& f, const Compile* c, const Confirm
 }
 
 nlohmann::json run_confirm_tool(const nlohmann::json& request, const ConfirmOptions& o) {
-  std::string tool = o.tool.empty() ? default_tool() : o.tool;
+  const std::string& tool = o.tool;
   if (tool.empty())
-    return skipped("no-tool", "tools/confirm.py is neither installed beside the binary (" + executable_dir() +
-                                  "/../tools) nor in its source tree; name one with --confirm-tool");
+    return skipped("no-tool", "the tool is neither installed beside the binary (" + executable_dir() +
+                                  "/../tools) nor in its source tree; name one with --confirm-tool or --localize-tool");
   if (!std::filesystem::exists(tool)) return skipped("no-tool", "confirmation tool not found: " + tool);
   // Close-on-exec: the tool gets them as its stdin and stdout only (dup2 clears the flag there), so
   // no other copy of the answer pipe's write end lives in what the tool starts (a child it leaves
@@ -226,8 +226,10 @@ void attach_confirmation(Finding& f, const nlohmann::json& answer) {
 
 void confirm_findings(Analysis& a, const ConfirmOptions& o) {
   nlohmann::json machine_refusal;  // no torch / no CUDA: the same answer for every finding
+  ConfirmOptions with_tool = o;
+  if (with_tool.tool.empty()) with_tool.tool = default_tool();
   const bool fallback = o.script_as_fallback && !o.script.empty();
-  ConfirmOptions graph_mode = o;
+  ConfirmOptions graph_mode = with_tool;
   if (fallback) graph_mode.script.clear(), graph_mode.script_args.clear();
   for (auto& f : a.findings) {
     if (!machine_refusal.is_null()) {
@@ -248,7 +250,7 @@ void confirm_findings(Analysis& a, const ConfirmOptions& o) {
     const std::string graph_reason = json_string(ans, "reason");
     if (fallback && (verdict == "not-reproduced" ||
                      (verdict == "skipped" && (graph_reason == "needs-script" || graph_reason == "no-runnable"))))
-      ans = run_confirm_tool(confirm_request(f, c, o), o);
+      ans = run_confirm_tool(confirm_request(f, c, with_tool), with_tool);
     std::string reason = json_string(ans, "reason");
     if (json_string(ans, "verdict") == "skipped" &&
         (reason == "no-torch" || reason == "no-cuda" || reason == "no-python" || reason == "no-tool"))

@@ -10,7 +10,7 @@ namespace ilint {
 
 struct ConfirmOptions {
   std::string python = "python3";
-  std::string tool;            // path of tools/confirm.py (default: the source tree's)
+  std::string tool;            // path of tools/confirm.py (empty: the one installed with the binary)
   std::string device = "cuda"; // cuda | cpu
   std::string script;          // the user's program, for scalar findings (--script)
   std::vector<std::string> script_args;  // its arguments (--script-arg, in order)
@@ -28,8 +28,9 @@ bool is_known_verdict(const std::string& v);
 // The request for one finding (protocol 1).
 nlohmann::json confirm_request(const Finding& f, const Compile* c, const ConfirmOptions& o);
 
-// Runs the tool with `request` on stdin; returns its JSON answer, or a `skipped` answer saying
-// why (no interpreter, timeout, unreadable answer). Never throws.
+// Runs the tool `o.tool` with `request` on stdin; returns its JSON answer, or a `skipped` answer
+// saying why (no tool: `o.tool` empty or missing; no interpreter, timeout, unreadable answer). The
+// callers resolve the installed default (confirm_findings, localize_compiles). Never throws.
 nlohmann::json run_confirm_tool(const nlohmann::json& request, const ConfirmOptions& o);
 
 // The verdict of a graph-mode answer, recomputed from its per-output numbers with same()'s rule;

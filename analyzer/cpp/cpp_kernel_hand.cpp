@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -29,6 +30,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 
 namespace ilint {
@@ -401,8 +403,19 @@ const Node* ignore_parens(const Node* n) {
   return n;
 }
 
+// torch 2.13's integer-division check (cpp_prefix.h's flag and check): every C++ kernel opens with
+//   std::atomic<int> inductor_cpu_integer_div_error{0};
+//   inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
+// and closes with
+//   inductor_cpu_integer_div_error_flag = nullptr;
+//   inductor_cpu_throw_if_integer_div_error(inductor_cpu_integer_div_error);
+constexpr std::string_view kDivError = "inductor_cpu_integer_div_error";
+constexpr std::string_view kDivErrorFlag = "inductor_cpu_integer_div_error_flag";
+constexpr std::string_view kDivErrorThrow = "inductor_cpu_throw_if_integer_div_error";
+enum class DivCheckPart : uint8_t { Declare, SetFlag, ResetFlag, Throw };
+
 struct Stmt {
-  // DivCheck: one of the four statements of torch 2.13's integer-division check (try_div_check).
+  // DivCheck: one of the four statements of the integer-division check (`div_part`, try_div_check).
   enum Kind { Compound, For, If, Decl, Expr, Return, Null, DivCheck };
   Kind kind = Null;
   std::vector<Stmt*> kids;           // Compound
@@ -413,11 +426,10 @@ struct Stmt {
   Var* var = nullptr;                // Decl
   Node* expr = nullptr;              // Decl init, Expr, Return value
   int line = 0, col = 0;             // Decl: the name; DivCheck: the name or the `=`
-  // DivCheck: the statement the Clang reader records for it (`var = other(operands)`; no var: none).
-  // DivCheck and Decl: a call form the statement holds that no Node stands for (`alignas(std::max(...))`).
-  std::string_view recorded_var;
-  std::vector<std::string_view> recorded_operands;
-  std::string_view form;
+  DivCheckPart div_part = DivCheckPart::Declare;  // DivCheck
+  // Decl: under `alignas(std::max(std::size_t(8), alignof(T)))`, whose call the Clang reader records
+  // as a form and no Node stands for.
+  bool aligned_by_max = false;
 };
 
 struct LambdaInfo {
@@ -898,62 +910,44 @@ class Parser {
     return s;
   }
 
-  // torch 2.13's integer-division check: every C++ kernel opens with
-  //   std::atomic<int> inductor_cpu_integer_div_error{0};
-  //   inductor_cpu_integer_div_error_flag = &inductor_cpu_integer_div_error;
-  // and closes with
-  //   inductor_cpu_integer_div_error_flag = nullptr;
-  //   inductor_cpu_throw_if_integer_div_error(inductor_cpu_integer_div_error);
-  // (cpp_prefix.h's flag and check). Exactly these token sequences, or nullptr with nothing consumed:
-  // the reader models no std::atomic, address-of or global, so any other spelling is declined as before.
+  // One of the integer-division check's four statements (kDivError): exactly those token sequences,
+  // or nullptr with nothing consumed. The reader models no std::atomic, address-of or global, so any
+  // other spelling is declined as before.
   Stmt* try_div_check() {
-    static constexpr std::string_view kError = "inductor_cpu_integer_div_error";
-    static constexpr std::string_view kFlag = "inductor_cpu_integer_div_error_flag";
-    static constexpr std::string_view kThrow = "inductor_cpu_throw_if_integer_div_error";
     auto named = [&](size_t k, std::string_view name) { return peek(k).kind == TK::Ident && peek(k).text == name; };
     // A use of the error counter must see its declaration, in scope, as Clang does.
     auto declared = [&]() {
-      const Var* v = lookup(kError);
+      const Var* v = lookup(kDivError);
       if (!v || !v->integer_div_error) decline("inductor_cpu_integer_div_error used without its declaration");
     };
-    auto check = [&](const Token& at, size_t tokens) {
+    auto check = [&](DivCheckPart part, const Token& at, size_t tokens) {
       Stmt* s = make<Stmt>();
       s->kind = Stmt::DivCheck;
+      s->div_part = part;
       s->line = at.line;
       s->col = at.col;
       p_ += tokens;
       return s;
     };
     if (is("std") && peek_is(1, "::") && peek_is(2, "atomic") && peek_is(3, "<") && peek_is(4, "int") &&
-        peek_is(5, ">") && named(6, kError) && peek_is(7, "{") && peek(8).text == "0" && peek_is(9, "}") &&
+        peek_is(5, ">") && named(6, kDivError) && peek_is(7, "{") && peek(8).text == "0" && peek_is(9, "}") &&
         peek_is(10, ";")) {
       Var* v = make<Var>();
-      v->name = std::string(kError);
+      v->name = std::string(kDivError);
       v->integer_div_error = true;
       declare(v);
-      Stmt* s = check(peek(6), 11);
-      s->recorded_var = kError;
-      return s;
+      return check(DivCheckPart::Declare, peek(6), 11);
     }
-    if (named(0, kFlag) && peek_is(1, "=")) {
-      if (peek_is(2, "&") && named(3, kError) && peek_is(4, ";")) {
+    if (named(0, kDivErrorFlag) && peek_is(1, "=")) {
+      if (peek_is(2, "&") && named(3, kDivError) && peek_is(4, ";")) {
         declared();
-        Stmt* s = check(peek(1), 5);
-        s->recorded_var = kFlag;
-        s->recorded_operands = {kError};
-        return s;
+        return check(DivCheckPart::SetFlag, peek(1), 5);
       }
-      if (peek_is(2, "nullptr") && peek_is(3, ";")) {
-        Stmt* s = check(peek(1), 4);
-        s->recorded_var = kFlag;
-        return s;
-      }
+      if (peek_is(2, "nullptr") && peek_is(3, ";")) return check(DivCheckPart::ResetFlag, peek(1), 4);
     }
-    if (named(0, kThrow) && peek_is(1, "(") && named(2, kError) && peek_is(3, ")") && peek_is(4, ";")) {
+    if (named(0, kDivErrorThrow) && peek_is(1, "(") && named(2, kDivError) && peek_is(3, ")") && peek_is(4, ";")) {
       declared();
-      Stmt* s = check(cur(), 5);
-      s->form = "call:inductor_cpu_throw_if_integer_div_error";
-      return s;
+      return check(DivCheckPart::Throw, cur(), 5);
     }
     return nullptr;
   }
@@ -1002,8 +996,7 @@ class Parser {
       // torch 2.13's reductions may keep per-lane partial sums in `tmp_acc0_arr[16]` beside the
       // scalar and vector accumulators: the accumulator model of the hand reader knows no array.
       if (!accumulator_base(v->name).empty()) decline("an accumulator array");
-      // `alignas(std::max(std::size_t(8), alignof(float)))` holds a call the Clang reader records.
-      if (alignas_) s->form = "call:max";
+      s->aligned_by_max = alignas_;
       ++p_;
       Node* size = parse_expr();
       expect("]");
@@ -2672,7 +2665,7 @@ class Walker {
         return;
       case Stmt::Decl:
         visit_var_decl(s);
-        if (!s->form.empty()) out_.add_form(std::string(s->form));
+        if (s->aligned_by_max) out_.add_form("call:max");
         if (s->expr) expr(s->expr);
         return;
       case Stmt::Expr:
@@ -2680,17 +2673,21 @@ class Walker {
         if (s->expr) expr(s->expr);
         return;
       case Stmt::Null: return;
-      case Stmt::DivCheck:
-        if (!s->recorded_var.empty()) {
-          KernelStmt st;
-          st.var = s->recorded_var;
-          st.op = "other";
-          st.operands.assign(s->recorded_operands.begin(), s->recorded_operands.end());
-          st.loc = at(s->line, s->col);
-          out_.stmts.push_back(st);
+      case Stmt::DivCheck: {
+        // What the Clang reader records: the counter's declaration and the flag's two assignments as
+        // `other` statements (the flag's set reads the counter), the throw as a call form.
+        if (s->div_part == DivCheckPart::Throw) {
+          out_.add_form("call:" + std::string(kDivErrorThrow));
+          return;
         }
-        if (!s->form.empty()) out_.add_form(std::string(s->form));
+        KernelStmt st;
+        st.var = s->div_part == DivCheckPart::Declare ? kDivError : kDivErrorFlag;
+        st.op = "other";
+        if (s->div_part == DivCheckPart::SetFlag) st.operands.emplace_back(kDivError);
+        st.loc = at(s->line, s->col);
+        out_.stmts.push_back(st);
         return;
+      }
     }
   }
 

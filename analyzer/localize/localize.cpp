@@ -385,9 +385,6 @@ void localize_compiles(Analysis& a, const LocalizeOptions& o, bool only_with_fin
   ConfirmOptions run;
   run.python = o.python;
   run.tool = o.tool.empty() ? default_tool() : o.tool;
-  // Not installed: the path it would have, so that the answer says "not found" there (an empty
-  // tool would be taken for confirm's default).
-  if (run.tool.empty()) run.tool = executable_dir() + "/../tools/localize.py";
   run.timeout_s = o.timeout_s;
   std::set<std::string> named;
   for (const auto& f : a.findings) named.insert(f.compile_id);

@@ -12,7 +12,7 @@ namespace ilint {
 
 struct LocalizeOptions {
   std::string python = "python3";
-  std::string tool;             // path of tools/localize.py (default: the source tree's)
+  std::string tool;             // path of tools/localize.py (empty: the one installed with the binary)
   std::string device = "cuda";  // cuda | cpu: must be where the output code was generated for
   int seed = 0;
   double tol = 1e-4;
