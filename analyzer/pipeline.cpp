@@ -82,8 +82,9 @@ void analyze(const AnalyzeOptions& opts, Analysis& out) {
   const int jobs = out.jobs_used = jobs_for_input(opts, out.ingest.compiles.size());
   stage("parsing " + std::to_string(out.ingest.compiles.size()) + " compiles", "parse compiles");
   std::vector<CppKernelJob> cpp_kernels;
+  const ParseOptions parse_options{opts.keep_kernel_sources, opts.max_kernel_bytes};
   out.files_read =
-      build_compiles(out.ingest, out.program, out.diags, jobs, &cpp_kernels, opts.keep_kernel_sources);
+      build_compiles(out.ingest, out.program, out.diags, jobs, &cpp_kernels, parse_options);
   // The C++ kernels the hand reader declined (it read the others with their compile).
   stage("reading " + std::to_string(cpp_kernels.size()) + " C++ kernels", "C++ kernels");
   // The Dynamo logs need only the ingest. With two threads or more, while C++ kernels are read
@@ -108,7 +109,7 @@ void analyze(const AnalyzeOptions& opts, Analysis& out) {
   if (size_t n = from_trace.size()) {
     stage("reading " + std::to_string(n) + " compiles from TORCH_TRACE", "trace compiles");
     out.files_read += build_trace_compiles(std::move(from_trace), out.program, out.diags,
-                                           jobs_for_input(opts, out.ingest.compiles.size() + n), opts.keep_kernel_sources);
+                                           jobs_for_input(opts, out.ingest.compiles.size() + n), parse_options);
     if (!opts.keep_kernel_sources)
       for (auto& c : out.program.compiles)
         for (auto& k : c.kernels) std::string().swap(k.source);

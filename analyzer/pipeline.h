@@ -12,6 +12,7 @@
 #include "analyzer/ingest/ingest.h"
 #include "analyzer/localize/localization.h"
 #include "analyzer/model/program.h"
+#include "analyzer/parse/output_code.h"
 #include "analyzer/util/diag.h"
 
 namespace ilint {
@@ -28,6 +29,8 @@ struct AnalyzeOptions {
   // Kernel source texts stay in the model only when a report shows them (HTML): every rule
   // reads the parsed facts, and the texts are a fifth of output_code.py's bytes.
   bool keep_kernel_sources = true;
+  // A kernel whose source is longer is not read (parse_output_code); 0: no limit.
+  size_t max_kernel_bytes = kDefaultMaxKernelBytes;
   // Called as each stage starts ("reading inputs", "parsing 12 compiles", ...), for a progress line.
   std::function<void(const std::string& stage)> on_stage;
 };

@@ -190,6 +190,20 @@ def make_hostile(fixtures, out):
             at = t.rindex(b"\n", 0, at) + 1
             return t[:at] + lines.encode() + t[at:]
         return make
+    def dense_kernels(count, stmts):
+        # `count` copies of the compile's Triton kernel, each renamed and with `stmts` statements
+        # more: many kernels under the per-kernel limit, whose bytes are nearly all statements.
+        close = "'" * 3 + ", device_str='cuda')"
+        def make(t):
+            s = t.decode()
+            start = s.index(kernel + " = async_compile.triton(")
+            end = s.index(close, start) + len(close) + 1
+            body = s[start:end]
+            at = body.rindex(close)
+            body = body[:at] + "".join("    tmp%d = tmp12 * tmp11\n" % i for i in range(13, 13 + stmts)) + body[at:]
+            copies = "".join(body.replace(kernel, "%s_copy%d" % (kernel, n)) for n in range(count))
+            return (s[:end] + copies + s[end:]).encode()
+        return make
     rng = random.Random(1)
     shapes = [
         ("1 MB of `$` on one line", "output_code.py", lambda t: t + b"$" * 1000000),
@@ -203,6 +217,7 @@ def make_hostile(fixtures, out):
         ("one Triton kernel of 20 MB", "output_code.py",
          before("'" * 3 + ", device_str='cuda')",
                 "".join("    tmp%d = tmp12 * tmp11\n" % i for i in range(13, 800000)))),
+        ("80 Triton kernels of 256 KB", "output_code.py", dense_kernels(80, 10000)),
         ("a call function of 20 MB", "output_code.py",
          before("        return (buf1", "".join(launch.format(i=i) for i in range(2, 110000)))),
         ("an FX graph of 20 MB", "fx_graph_readable.py",

@@ -328,7 +328,7 @@ class ReducedPrecisionScan : public Rule {
     ev["scan_op"] = op_short_name(s.node->target);
     ev["user_op"] = uop;
     ev["graph_kind"] = c.graph_kind;
-    ev["kernel"] = s.kernel ? s.kernel->name : s.fallback->kernel;
+    ev["kernel"] = s.kernel ? s.kernel->name : s.fallback->kernel.str();
     ev["fallback"] = s.fallback != nullptr;
     ev["scan_length"] = s.length;
     if (s.op) ev["combine"] = s.op->combine;

@@ -130,6 +130,10 @@ void declare_options(CLI::App& app, CliOptions& o, RawOptions& f) {
       ->option_text("FILE");
   app.add_option("--localize-results", o.localize_results, "attach recorded localize answers (JSON) to their compiles")
       ->option_text("FILE");
+  app.add_option("--max-kernel-bytes", o.analyze.max_kernel_bytes,
+                 "a kernel whose source is longer is not read (said as a warning and in the coverage account); 0: "
+                 "no limit (default 1048576)")
+      ->option_text("N");
   app.add_flag("--dump-model", o.dump_model, "print the model (compiles, kernels, buffers, frames) and exit");
   app.add_flag("--color", f.color_on, "colored text (default: when stdout is a terminal)");
   app.add_flag("--no-color", f.color_off, "no colors");

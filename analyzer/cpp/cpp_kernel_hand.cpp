@@ -2683,7 +2683,7 @@ class Walker {
         KernelStmt st;
         st.var = s->div_part == DivCheckPart::Declare ? kDivError : kDivErrorFlag;
         st.op = "other";
-        if (s->div_part == DivCheckPart::SetFlag) st.operands.emplace_back(kDivError);
+        if (s->div_part == DivCheckPart::SetFlag) st.operands = {IString(kDivError)};
         st.loc = at(s->line, s->col);
         out_.stmts.push_back(st);
         return;
@@ -2989,7 +2989,7 @@ class Walker {
     std::vector<std::string> operands;
     classify(e, op, operands);
     st.op = op;
-    st.operands.assign(operands.begin(), operands.end());
+    st.operands = to_istrings(operands);
   }
 
   void classify(const Node* e, std::string& op, std::vector<std::string>& operands) const {
@@ -3145,7 +3145,7 @@ class Walker {
       st.op = compound_op.empty() ? "other" : compound_op;
       bool has = false;
       for (const auto& o : st.operands) has |= o == var;
-      if (!has) st.operands.insert(st.operands.begin(), var);
+      if (!has) st.operands = with_first(var, st.operands);
     }
     st.loc = at(line, col);
     out_.stmts.push_back(st);

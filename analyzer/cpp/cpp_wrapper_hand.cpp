@@ -1680,7 +1680,7 @@ class EntryWalk {
     for (; next_mark_ < marks_.size() && marks_[next_mark_].line < line; ++next_mark_) {
       const WrapperCommentMark& cm = marks_[next_mark_];
       if (cm.line <= last_launch_line_) continue;
-      if (!cm.source_nodes.empty()) l.source_nodes = cm.source_nodes;
+      if (!cm.source_nodes.empty()) l.source_nodes = to_istrings(cm.source_nodes);
       if (!cm.handle.empty()) l.provenance_handle = cm.handle;
     }
     last_launch_line_ = line;

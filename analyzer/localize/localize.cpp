@@ -35,7 +35,7 @@ std::vector<std::string> launch_nodes(const Compile& c, const KernelLaunch& l) {
   const Kernel* k = l.is_fallback ? nullptr : c.kernel(l.kernel);
   if (out.empty() && k) out = k->fx_nodes;
   if (out.empty() && k) out = k->source_nodes;
-  if (out.empty()) out = l.source_nodes;
+  if (out.empty()) out.assign(l.source_nodes.begin(), l.source_nodes.end());
   std::vector<std::string> known;
   for (auto& n : out)
     if (c.fx.find(n) && std::find(known.begin(), known.end(), n) == known.end()) known.push_back(n);

@@ -19,6 +19,15 @@
 
 namespace ilint {
 
+// Gives back a vector's unused capacity when it is over an eighth of its size, on a vector of at
+// most 1 MiB. The copy this makes holds the elements twice for a moment: on a larger vector (one
+// compile of a very large model) that moment is a larger peak than the slack it would give back
+// (at most half), and where a reader reserved about what it needed, it would save little.
+template <class T>
+void shrink_slack(std::vector<T>& v) {
+  if (v.capacity() - v.size() > v.size() / 8 && v.capacity() * sizeof(T) <= (size_t{1} << 20)) v.shrink_to_fit();
+}
+
 // ---------------------------------------------------------------- FX graphs
 
 struct TensorMeta {
@@ -169,7 +178,7 @@ struct KernelStmt {
   // op: "eq", "ne", "lt", "le", "gt", "ge" for a comparison (see is_comparison_op); the C++ readers
   // class `VecMask<T,N>(a == b)` by the comparison it holds.
   IString op;                          // "add", "sub", "mul", "div", "load", "cast", "call:<fn>", "other"
-  std::vector<IString> operands;       // variables read
+  IStringList operands;                // variables read
   SourceLoc loc;
 };
 
@@ -215,6 +224,16 @@ struct Kernel {
   // C++: loop variable -> [start, end) of `for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(65536L); ...)`
   // when both are literals. Added so rules can enumerate a C++ kernel's index space.
   std::map<std::string, std::pair<int64_t, int64_t>> loop_ranges;
+
+  // Gives back the slack vector growth left in the facts a reader appended (up to half of each).
+  void shrink_to_fit() {
+    shrink_slack(fragment.nodes);
+    shrink_slack(stmts);
+    shrink_slack(loads);
+    shrink_slack(stores);
+    shrink_slack(literals);
+    shrink_slack(casts);
+  }
 };
 
 // Whether anything the kernel computes or writes reads `var`: a statement's operand, a store's value,
@@ -236,34 +255,34 @@ inline bool kernel_reads(const Kernel& k, const std::string& var) {
 // ---------------------------------------------------------------- Wrapper
 
 struct Buffer {
-  std::string name;        // "buf0", "primals_1"
+  IString name;            // "buf0", "primals_1"
   TensorMeta meta;
   bool is_graph_input = false;
   bool is_graph_output = false;
-  std::string alias_of;    // `buf1 = reinterpret_tensor(buf0, ...)`, `buf3 = buf2; del buf2  # reuse`
+  IString alias_of;        // `buf1 = reinterpret_tensor(buf0, ...)`, `buf3 = buf2; del buf2  # reuse`
   bool is_reuse = false;   // the alias is a memory-reuse, not a view of live data
   // Storage offset (elements) of a `reinterpret_tensor(buf0, size, stride, offset)` view, as
   // written; empty when not a view or not given. Added so rules can place a view's accesses in
   // its root buffer (inplace-read-after-write).
-  std::string alias_offset;
+  IString alias_offset;
   SourceLoc alloc_loc;
 };
 
 struct KernelLaunch {
   int order = 0;               // position in the wrapper's launch sequence
-  std::string kernel;          // kernel name, or the ATen op for fallbacks ("torch.ops.aten.cumsum.default")
+  IString kernel;              // kernel name, or the ATen op for fallbacks ("torch.ops.aten.cumsum.default")
   bool is_fallback = false;    // ATen/extern call rather than a generated kernel
   std::vector<IString> args;           // argument texts
   IStringMap kwargs;
-  std::vector<std::string> results;    // `buf1 = torch.ops.aten.cumsum.default(...)` -> buf1
-  std::vector<std::string> source_nodes;  // the "Topologically Sorted Source Nodes" comment above it
-  std::string provenance_handle;       // "[Provenance debug handles] name:3"
+  std::vector<IString> results;        // `buf1 = torch.ops.aten.cumsum.default(...)` -> buf1
+  std::vector<IString> source_nodes;   // the "Topologically Sorted Source Nodes" comment above it
+  IString provenance_handle;           // "[Provenance debug handles] name:3"
   SourceLoc loc;
   // Added for the C++ wrapper (cpp_wrapper=True): a fallback there calls an AOTI shim. `kernel`
   // then holds the ATen op the shim names ("aten.cumsum" for `aoti_torch_cpu_cumsum`), like the
   // Python wrapper's "torch.ops.aten.cumsum.default" but without an overload, and this holds the
   // shim called. Empty for the Python wrapper.
-  std::string shim;
+  IString shim;
 };
 
 struct GraphInput {
@@ -276,9 +295,9 @@ struct GraphInput {
 // An in-place write into memory the caller owns: `copy_` into a graph input in the wrapper or
 // the FX graph, or an `in_out_ptr` argument.
 struct Mutation {
-  std::string target;      // mutated buffer / input name
-  std::string via;         // "copy_", "in_out_ptr", "mutated_arg", "fx_copy_"
-  std::string kernel;      // kernel that does it, when via a kernel argument
+  IString target;          // mutated buffer / input name
+  IString via;             // "copy_", "in_out_ptr", "mutated_arg", "fx_copy_"
+  IString kernel;          // kernel that does it, when via a kernel argument
   SourceLoc loc;
 };
 

@@ -151,7 +151,7 @@ bool holds_cpp_wrapper(std::string_view text) {
 // TORCH_TRACE's payloads (f is trace->files, `output_code` its output code payload).
 void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, size_t& files_read,
                std::vector<size_t>& cpp_kernels, DiagSink& diags, const std::string* output_code,
-               const TraceCompileSource* trace = nullptr) {
+               const ParseOptions& options, const TraceCompileSource* trace = nullptr) {
   c.files = f;
   std::string text;
   if (trace) {
@@ -186,7 +186,9 @@ void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, si
     }
   }
   if (!f.output_code.empty() && output_code) {
-    parse_output_code(f.output_code, *output_code, c, diags, &cpp_kernels, trace ? trace->output_code.first_line : 1);
+    parse_output_code(f.output_code, *output_code, c, diags,
+                      {&cpp_kernels, trace ? trace->output_code.first_line : 1, options.max_kernel_bytes,
+                       options.keep_kernel_sources});
     ++files_read;
   }
   if (trace) {
@@ -229,19 +231,12 @@ void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, si
     }
   }
   // The model of every compile stays in memory until the rules ran: give back the slack that
-  // vector growth left (up to half of each vector; FxNode is several hundred bytes).
-  c.fx.nodes.shrink_to_fit();
-  for (auto& k : c.kernels) {
-    k.fragment.nodes.shrink_to_fit();
-    k.stmts.shrink_to_fit();
-    k.loads.shrink_to_fit();
-    k.stores.shrink_to_fit();
-    k.literals.shrink_to_fit();
-    k.casts.shrink_to_fit();
-  }
-  c.kernels.shrink_to_fit();
-  c.buffers.shrink_to_fit();
-  c.launches.shrink_to_fit();
+  // vector growth left (up to half of each vector).
+  shrink_slack(c.fx.nodes);
+  for (auto& k : c.kernels) k.shrink_to_fit();
+  shrink_slack(c.kernels);
+  shrink_slack(c.buffers);
+  shrink_slack(c.launches);
 }
 
 // The C++ kernels the hand reader takes are read right after their compile is built: their sources
@@ -344,7 +339,7 @@ void read_cpp_kernels_with_reader(const std::vector<CppKernelJob>& cpp_kernels, 
 }
 
 size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags, int jobs,
-                      std::vector<CppKernelJob>* cpp_kernels_out, bool keep_kernel_sources) {
+                      std::vector<CppKernelJob>* cpp_kernels_out, const ParseOptions& options) {
   size_t n = in.compiles.size();
   std::vector<Compile> compiles(n);
   std::vector<std::string> versions(n);
@@ -352,8 +347,9 @@ size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags,
   std::vector<std::vector<size_t>> cpp_kernels(n);
   auto build = [&](size_t i, const std::string* output_code) {
     guard_memory(in.compiles[i], compiles[i], cpp_kernels[i], diags, [&] {
-      build_one(in.compiles[i], compiles[i], versions[i], read[i], cpp_kernels[i], diags, output_code);
-      read_hand_cpp_kernels(compiles[i], cpp_kernels[i], keep_kernel_sources);
+      build_one(in.compiles[i], compiles[i], versions[i], read[i], cpp_kernels[i], diags, output_code,
+                options);
+      read_hand_cpp_kernels(compiles[i], cpp_kernels[i], options.keep_kernel_sources);
     });
   };
   // With the Clang reader, C++ wrappers are parsed several per Clang run (half of a wrapper's
@@ -406,7 +402,7 @@ size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags,
 }
 
 size_t build_trace_compiles(std::vector<TraceCompileSource>&& sources, Program& program, DiagSink& diags, int jobs,
-                            bool keep_kernel_sources) {
+                            const ParseOptions& options) {
   size_t n = sources.size();
   std::vector<Compile> compiles(n);
   std::vector<std::string> versions(n);
@@ -416,9 +412,10 @@ size_t build_trace_compiles(std::vector<TraceCompileSource>&& sources, Program& 
     TraceCompileSource& src = sources[i];
     const CompileFiles files = src.files;
     guard_memory(files, compiles[i], cpp_kernels[i], diags, [&] {
-      build_one(src.files, compiles[i], versions[i], read[i], cpp_kernels[i], diags, &src.output_code.text, &src);
+      build_one(src.files, compiles[i], versions[i], read[i], cpp_kernels[i], diags, &src.output_code.text,
+                options, &src);
       src = TraceCompileSource{};  // the payloads are in the model now
-      read_hand_cpp_kernels(compiles[i], cpp_kernels[i], keep_kernel_sources);
+      read_hand_cpp_kernels(compiles[i], cpp_kernels[i], options.keep_kernel_sources);
     });
   });
   return add_compiles(std::move(compiles), versions, read, cpp_kernels, program, diags, jobs, nullptr);

@@ -5,6 +5,7 @@
 #include "analyzer/ingest/ingest.h"
 #include "analyzer/model/program.h"
 #include "analyzer/cpp/cpp_reader_hook.h"
+#include "analyzer/parse/output_code.h"
 #include "analyzer/util/diag.h"
 
 namespace ilint {
@@ -14,16 +15,20 @@ namespace ilint {
 // `cpp_kernels`, those it declines are not read here: they are appended for
 // read_cpp_kernels_with_reader (the pipeline times that stage apart); without it, they are read
 // before returning.
-// Without `keep_kernel_sources`, each kernel's source text is dropped once read (the declined C++
-// kernels keep theirs for that reader).
+struct ParseOptions {
+  // Without it, each kernel's source text is dropped once read (the declined C++ kernels keep
+  // theirs for that reader).
+  bool keep_kernel_sources = true;
+  size_t max_kernel_bytes = kDefaultMaxKernelBytes;  // parse_output_code's limit
+};
 size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags, int jobs,
-                      std::vector<CppKernelJob>* cpp_kernels = nullptr, bool keep_kernel_sources = true);
+                      std::vector<CppKernelJob>* cpp_kernels = nullptr, const ParseOptions& options = {});
 
 // Parse stage for the compiles a TORCH_TRACE log holds and no compile folder of the input gives
 // (take_unread_trace_compiles): each is read from its payloads as a folder is read from its
 // files, appended to program.compiles, and its C++ kernels read. Returns the payloads read.
 size_t build_trace_compiles(std::vector<TraceCompileSource>&& sources, Program& program, DiagSink& diags, int jobs,
-                            bool keep_kernel_sources = true);
+                            const ParseOptions& options = {});
 
 // Reads C++ kernels: the hand reader first (when on, cpp_hand.h), then the installed reader for
 // what it declines (every distinct source once, batched, on `jobs` threads). Without a reader,

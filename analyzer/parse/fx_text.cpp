@@ -8,7 +8,6 @@
 #include <deque>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "analyzer/parse/line_scan.h"
 #include "analyzer/parse/python.h"
@@ -283,7 +282,7 @@ struct ReadableStmt {
 // The nodes of a graph, statement by statement, from either reading.
 class ReadableBuilder {
  public:
-  ReadableBuilder(const FilePath& path, FxGraph& out) : path_(path), out_(out) {}
+  ReadableBuilder(const FilePath& path, FxGraph& out) : path_(path), out_(out), first_(out.nodes.size()) {}
 
   void add(const ReadableStmt& s) {
     // The "# File:" comment applies to the node statements that follow it, until the next one.
@@ -313,7 +312,6 @@ class ReadableBuilder {
           n.annotation = IString(p.annotation);
           n.meta = parse_value_annotation(p.annotation, n.kind);
         }
-        known_.emplace(p.name);
         out_.add(std::move(n));
       }
       have_user_ = false;
@@ -345,7 +343,6 @@ class ReadableBuilder {
         n.input_nodes = known_names(s);
         if (n.target.find(".copy_") != std::string::npos && !n.input_nodes.empty()) n.mutates = n.input_nodes[0];
         set_user(n);
-        known_.insert(s.target);
         out_.add(std::move(n));
         return;
       }
@@ -364,7 +361,7 @@ class ReadableBuilder {
         n.input_nodes = known_names(s);
         if (s.callee.find(".copy_") != std::string_view::npos && !n.input_nodes.empty()) n.mutates = n.input_nodes[0];
         set_user(n);
-        if (!bare) known_.insert(s.target);
+        if (bare) bare_.push_back(out_.nodes.size());
         out_.add(std::move(n));
         return;
       }
@@ -395,8 +392,17 @@ class ReadableBuilder {
   IStringList known_names(const ReadableStmt& s) const {
     std::vector<IString> out;
     for (std::string_view n : s.names)
-      if (known_.count(n)) out.emplace_back(n);
+      if (defines(n)) out.emplace_back(n);
     return out;
+  }
+  // Whether a node this builder added defines `name`: the graph's name index, less the nodes
+  // that define no name (the output, a bare call). A set of the names beside the index was as
+  // large as the graph's nodes on a large graph.
+  bool defines(std::string_view name) const {
+    const FxNode* f = out_.find(name);
+    if (!f) return false;
+    size_t pos = static_cast<size_t>(f - out_.nodes.data());
+    return pos >= first_ && f->op != words().output && !std::binary_search(bare_.begin(), bare_.end(), pos);
   }
   void set_user(FxNode& n) const {
     if (!have_user_) return;
@@ -407,8 +413,8 @@ class ReadableBuilder {
 
   const FilePath& path_;
   FxGraph& out_;
-  // The node names defined so far, as views into the graph file's text (which outlives the read).
-  std::unordered_set<std::string_view> known_;
+  const size_t first_;          // the graph's nodes before this builder's
+  std::vector<size_t> bare_;    // positions of the bare calls it added, ascending
   SourceLoc user_;
   IString user_fn_, user_code_;  // interned once per "# File:" comment, not at each node it covers
   bool have_user_ = false;
@@ -867,11 +873,32 @@ bool fx_readable_scans(std::string_view text) {
   return ReadableScanner(text, 1).read([](const ReadableStmt&) {});
 }
 
+namespace {
+
+// Lines that are neither blank nor a comment: at least one per node, and few more (the class,
+// def and return lines). Reserving that many nodes up front spares a large graph the vector's
+// doubling, whose old and new arrays are alive at once (3x the nodes).
+size_t code_lines(std::string_view text) {
+  size_t n = 0;
+  for (size_t pos = 0; pos < text.size();) {
+    size_t nl = text.find('\n', pos);
+    size_t end = nl == std::string_view::npos ? text.size() : nl;
+    size_t first = text.find_first_not_of(' ', pos);
+    if (first < end && text[first] != '#') ++n;
+    pos = end + 1;
+  }
+  return n;
+}
+
+}  // namespace
+
 bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& out, DiagSink& diags,
                        FxReadableRead how, int first_line) {
+  const size_t lines = code_lines(text);
   if (how == FxReadableRead::Scan) {
     // Into a scratch graph: a file the line reader gives up on halfway leaves nothing behind.
     FxGraph scanned;
+    scanned.nodes.reserve(lines);
     ReadableBuilder builder(path, scanned);
     if (ReadableScanner(text, first_line).read([&](const ReadableStmt& r) { builder.add(r); })) {
       if (out.nodes.empty()) {
@@ -888,6 +915,7 @@ bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& o
     ReadableBuilder builder(path, out);
     ReadableStmt r;
     std::vector<py::ParseIssue> issues;
+    out.nodes.reserve(out.nodes.size() + lines);
     py::parse_module_by_pieces(text, first_line - 1, issues, [&](const py::Module& m) {
       // At most one node per statement; the capacity at least doubles, so pieces do not copy the
       // graph's nodes once each.

@@ -202,8 +202,8 @@ bool is_fallback_callee(const std::string& f) {
 // source at module level before the `call` and `get_args` functions that use them.
 class OutputCodeReader {
  public:
-  OutputCodeReader(const FilePath& path, Compile& c, DiagSink& diags, std::vector<size_t>* cpp_kernels_to_read)
-      : path_(path), c_(c), diags_(diags), cpp_kernels_to_read_(cpp_kernels_to_read) {}
+  OutputCodeReader(const FilePath& path, Compile& c, DiagSink& diags, const OutputCodeOptions& options)
+      : path_(path), c_(c), diags_(diags), options_(options) {}
 
   void read(const py::Module& m) {
     for (size_t si = 0; si < m.stmts.size(); ++si) {
@@ -252,25 +252,36 @@ class OutputCodeReader {
       diags_.warning("parse-kernel", "kernel " + k.name + ": source string not found", k.def_loc);
       return;
     }
+    if (triton) c_.device_type = "cuda";
+    else if (c_.device_type.empty()) c_.device_type = "cpu";
+    if (options_.max_kernel_bytes && src->text.size() > options_.max_kernel_bytes) {
+      if (triton) k.backend = KernelBackend::Triton;
+      std::string why = "source of " + std::to_string(src->text.size()) + " bytes, over the limit of " +
+                        std::to_string(options_.max_kernel_bytes) + " (--max-kernel-bytes)";
+      diags_.warning("kernel-too-large", "kernel " + k.name + " not read: " + why, k.def_loc);
+      k.parse_errors.push_back(std::move(why));
+      c_.add_kernel(std::move(k));
+      return;
+    }
     k.source = src->text;
     // The string's content starts right after the opening quotes, on the same line.
     k.source_first_line = src->line;
     read_kernel_comments(s.comments_above, path_, k);
     if (triton) {
       read_triton_kernel(k, path_, diags_);
+      if (!options_.keep_kernel_sources) std::string().swap(k.source);
+      k.shrink_to_fit();
     } else {
       read_cpp_signature(k);
       read_cpp_loop_ranges(k);
-      if (c_.device_type.empty()) c_.device_type = "cpu";
     }
-    if (triton) c_.device_type = "cuda";
     for (auto& n : k.fragment.nodes)
       if (n.op != "placeholder" && n.op != "output" && n.target.find("PlaceHolder") == std::string::npos)
         k.fx_nodes.push_back(n.name);
     c_.add_kernel(std::move(k));
     if (cpp) {
-      if (cpp_kernels_to_read_) {
-        cpp_kernels_to_read_->push_back(c_.kernels.size() - 1);
+      if (options_.cpp_kernels_to_read) {
+        options_.cpp_kernels_to_read->push_back(c_.kernels.size() - 1);
       } else {
         read_cpp_kernels({CppKernelJob{&c_.kernels.back(), path_}}, diags_, 1);
       }
@@ -315,10 +326,10 @@ class OutputCodeReader {
     std::string source(src->text);
     // The hand reader first (it reads Inductor's own vocabulary and declines the rest), then Clang.
     if (cpp_hand_readers_enabled() &&
-        read_cpp_wrapper_hand(c_, source, src->line, path_, diags_, cpp_kernels_to_read_))
+        read_cpp_wrapper_hand(c_, source, src->line, path_, diags_, options_.cpp_kernels_to_read))
       return;
     if (cpp_wrapper_reader())
-      cpp_wrapper_reader()(c_, source, src->line, path_, diags_, cpp_kernels_to_read_);
+      cpp_wrapper_reader()(c_, source, src->line, path_, diags_, options_.cpp_kernels_to_read);
     else
       diags_.note("cpp-wrapper-skipped", "C++ wrapper not read: built without the Clang reader",
                   SourceLoc{path_, s.line, 1});
@@ -356,7 +367,7 @@ class OutputCodeReader {
   const FilePath& path_;
   Compile& c_;
   DiagSink& diags_;
-  std::vector<size_t>* cpp_kernels_to_read_;
+  const OutputCodeOptions& options_;
   bool first_ = true;
   std::set<std::string> inputs_;
   int order_ = 0;
@@ -502,8 +513,8 @@ void OutputCodeReader::launch(const py::Module& m, const Stmt& s, const Expr& ca
   for (auto& [k, v] : call.kwargs) l.kwargs[std::string(k)] = py::normalize_space(m.text_of(*v));
   if (call.func->kind == Expr::Attribute && call.func->text == "copy_" && call.func->func)
     l.args.insert(l.args.begin(), py::normalize_space(m.text_of(*call.func->func)));
-  l.results = std::move(results);
-  l.source_nodes = std::move(pending_nodes_);
+  l.results = to_istrings(results);
+  l.source_nodes = to_istrings(pending_nodes_);
   l.provenance_handle = std::move(pending_handle_);
   pending_nodes_.clear();
   pending_handle_.clear();
@@ -534,7 +545,7 @@ void OutputCodeReader::launch(const py::Module& m, const Stmt& s, const Expr& ca
 }  // namespace
 
 void parse_output_code(const FilePath& path, const std::string& text, Compile& c, DiagSink& diags,
-                       std::vector<size_t>* cpp_kernels_to_read, int first_line) {
+                       const OutputCodeOptions& options) {
   static const RE2 aot_re(R"(^# AOT ID: \[(.*)\])");
   std::string aot;
   bool has_aot_header = RE2::PartialMatch(text.substr(0, text.find('\n')), aot_re, &aot);
@@ -542,9 +553,9 @@ void parse_output_code(const FilePath& path, const std::string& text, Compile& c
     for (auto& a : split_list(aot)) c.aot_ids.push_back(a.size() >= 2 ? a.substr(1, a.size() - 2) : a);
 
   // `text` outlives the pieces: they are parsed in place.
-  OutputCodeReader reader(path, c, diags, cpp_kernels_to_read);
+  OutputCodeReader reader(path, c, diags, options);
   std::vector<py::ParseIssue> issues;
-  py::parse_module_by_pieces(text, first_line - 1, issues, [&](const py::Module& m) { reader.read(m); });
+  py::parse_module_by_pieces(text, options.first_line - 1, issues, [&](const py::Module& m) { reader.read(m); });
   for (auto& i : issues) diags.warning("parse-python", i.message, SourceLoc{path, i.line, i.col});
 
   // torch writes the header on Python-wrapper modules only; a cpp_wrapper=True module
@@ -553,7 +564,7 @@ void parse_output_code(const FilePath& path, const std::string& text, Compile& c
     diags.warning("version-mismatch",
                   std::string("output_code.py has no '# AOT ID:' header (inductor-lint is tested on ") +
                       kTestedTorchText + " output); reading it anyway",
-                  SourceLoc{path, first_line, 1});
+                  SourceLoc{path, options.first_line, 1});
 }
 
 }  // namespace ilint

@@ -1,20 +1,37 @@
 #pragma once
+#include <cstddef>
 #include <string>
+#include <vector>
 
 #include "analyzer/model/model.h"
 #include "analyzer/util/diag.h"
 
 namespace ilint {
 
+constexpr size_t kDefaultMaxKernelBytes = size_t{1} << 20;
+
+struct OutputCodeOptions {
+  // With it, C++ kernels are not handed to the reader here: their indices in c.kernels are
+  // appended, and the caller reads them later (the parse stage reads every compile's C++ kernels
+  // together, so Clang can batch them). Their params come from the signature meanwhile.
+  std::vector<size_t>* cpp_kernels_to_read = nullptr;
+  int first_line = 1;  // the line of the file that holds the text's first line (a TORCH_TRACE payload)
+  // A kernel whose source is longer is not read: it is in c.kernels with its name, definition
+  // line and a parse error that says why (the coverage account lists it as not read), and a
+  // `kernel-too-large` warning. Reading one kernel takes several times its size at once (its
+  // text, the parser's pieces, its statements and the reader's maps), where a compile of many
+  // kernels takes about its size: the limit bounds that peak. Inductor's kernels are a few
+  // kilobytes. 0: no limit.
+  size_t max_kernel_bytes = kDefaultMaxKernelBytes;
+  // Without it, a Triton kernel's source is dropped once read (C++ kernels keep theirs for their
+  // reader, which runs later).
+  bool keep_kernel_sources = true;
+};
+
 // Fills c.kernels, c.inputs, c.buffers, c.launches, c.mutations, c.outputs, c.aot_ids from the
 // text of an output_code.py. Kernel sources are read with the Triton reader or the installed
 // C++ kernel reader (see set_cpp_kernel_reader).
-//
-// With `cpp_kernels_to_read`, C++ kernels are not handed to the reader here: their indices in
-// c.kernels are appended, and the caller reads them later (the parse stage reads every compile's
-// C++ kernels together, so Clang can batch them). Their params come from the signature meanwhile.
-// `first_line` is the line of `path` that holds the text's first line (a TORCH_TRACE payload).
 void parse_output_code(const FilePath& path, const std::string& text, Compile& c, DiagSink& diags,
-                       std::vector<size_t>* cpp_kernels_to_read = nullptr, int first_line = 1);
+                       const OutputCodeOptions& options = {});
 
 }  // namespace ilint

@@ -509,7 +509,9 @@ void TritonKernelReader::body_statement(const py::Module& m, const Stmt& s) {
   KernelStmt st;
   st.var = var;
   st.loc = loc;
-  read_vars(*s.value, st.operands);
+  std::vector<IString> operands;
+  read_vars(*s.value, operands);
+  st.operands = operands;
   assignment(m, s, std::move(st), targets);
 }
 

@@ -66,9 +66,10 @@ using FilePath = IString;
 
 inline std::vector<IString> to_istrings(const std::vector<std::string>& v) { return {v.begin(), v.end()}; }
 
-// An interned list of interned strings: a tensor's sizes or strides ("8", "s0", "1"). The same
-// lists recur on most FX nodes and buffers of a model; a vector in each cost 24 bytes plus a heap
-// block, this is one pointer. Read-only once made; assign a new list to change it.
+// An interned list of interned strings: a tensor's sizes or strides ("8", "s0", "1"), the variables
+// a kernel statement reads ("tmp0", "tmp1"). The same lists recur on most FX nodes, buffers and
+// kernels of a model; a vector in each cost 24 bytes plus a heap block, this is one pointer.
+// Read-only once made; assign a new list to change it.
 class IStringList {
  public:
   IStringList();
@@ -91,6 +92,13 @@ class IStringList {
 };
 
 void to_json(nlohmann::json& j, const IStringList& p);
+
+// `first` followed by `rest`.
+inline IStringList with_first(const IString& first, const IStringList& rest) {
+  std::vector<IString> v{first};
+  v.insert(v.end(), rest.begin(), rest.end());
+  return v;
+}
 
 struct SourceLoc {
   FilePath file;  // path as found during ingest (or the user's path, for user source lines)

@@ -115,7 +115,7 @@ TEST(ClangWrapper, S2CpuForwardWrapperModelMatchesPythonWrapper) {
   EXPECT_TRUE(c->launches[1].is_fallback);
   EXPECT_EQ(c->launches[1].shim, "aoti_torch_cpu_cumsum");
   EXPECT_EQ(c->launches[1].args, (std::vector<IString>{"buf0", "3L", "nullptr"}));
-  EXPECT_EQ(c->launches[1].results, (std::vector<std::string>{"buf2"}));
+  EXPECT_EQ(c->launches[1].results, (std::vector<IString>{"buf2"}));
   EXPECT_EQ(c->launches[1].source_nodes, p->launches[1].source_nodes);
   EXPECT_EQ(c->launches[1].provenance_handle, "aoti_torch_cpu_cumsum:2");
   EXPECT_EQ(c->launches[2].args, p->launches[2].args);  // (buf3)

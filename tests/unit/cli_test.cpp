@@ -25,9 +25,9 @@ std::string copy_s2_cuda_compiles(const std::filesystem::path& dir) {
 }
 
 // The CLI on `input`, JSON to stdout, in an address space of 400 MB; its exit status.
-int run_in_400_mb(const std::string& input, std::string* out) {
+int run_in_400_mb(const std::string& input, std::string* out, const std::string& options = "") {
   return run_command("ulimit -v 400000 && " + std::string(ILINT_BINARY) + " " + input +
-                         " --format json --fail-on never -j1 2>&1",
+                         " --format json --fail-on never -j1 " + options + " 2>&1",
                      out);
 }
 
@@ -314,24 +314,67 @@ TEST(Cli, AFileOfManySmallFunctionsIsReadInBoundedMemory) {
   EXPECT_EQ(j["findings"].size(), 2u);
 }
 
-// Under a memory limit, an input whose model needs more than it (the forward kernel of s2_cuda made
-// 30 MB long, 1.2M statements: the reader parses a file a piece at a time, but the model of what it
+namespace {
+
+// s2_cuda's compiles under `dir`, the forward Triton kernel made 30 MB long (1.2M statements
+// `tmpN = tmp12 * tmp11` before its closing quotes). Returns the forward output_code.py.
+std::string s2_cuda_with_a_30_mb_kernel(const std::filesystem::path& dir) {
+  std::string copy = copy_s2_cuda_compiles(dir);
+  if (copy.empty()) return "";
+  std::string text = read_all(copy);
+  size_t end = text.find("''', device_str='cuda')");
+  if (end == std::string::npos) return "";
+  std::string body;
+  for (int i = 13; body.size() < 30000000; ++i) body += "    tmp" + std::to_string(i) + " = tmp12 * tmp11\n";
+  text.insert(end, body);
+  write_all(copy, text);
+  return copy;
+}
+
+}  // namespace
+
+// A kernel over --max-kernel-bytes (default 1 MiB) is not read: a kernel-too-large warning at its
+// definition, the coverage account lists it as not read, and the rest of the capture is analyzed
+// (the backward compile's finding) in bounded memory. Reading the 30 MB kernel would take ~14x
+// its size at once (its text, the parser's pieces, its statements); the next test shows it.
+TEST(Cli, AKernelOverTheSizeLimitIsNotReadAndTheRestIs) {
+  TempDir t;
+  std::string copy = s2_cuda_with_a_30_mb_kernel(t.path / "c");
+  ASSERT_FALSE(copy.empty());
+  std::string out;
+  int rc = run_in_400_mb((t.path / "c").string(), &out);
+  if (out.find("Sanitizer") != std::string::npos) GTEST_SKIP() << "a sanitizer build reserves more than the limit";
+  ASSERT_EQ(rc, 0) << out.substr(0, 2000);
+  auto j = nlohmann::json::parse(out);
+  std::vector<nlohmann::json> too_large;
+  for (const auto& d : j["diagnostics"]) {
+    EXPECT_NE(d["code"], "out-of-memory") << d.dump();
+    if (d["code"] == "kernel-too-large") too_large.push_back(d);
+  }
+  ASSERT_EQ(too_large.size(), 1u) << j["diagnostics"].dump();
+  EXPECT_EQ(too_large[0]["location"]["file"], copy);
+  EXPECT_NE(too_large[0]["message"].get<std::string>().find("over the limit of 1048576 (--max-kernel-bytes)"),
+            std::string::npos);
+  ASSERT_EQ(j["findings"].size(), 1u);
+  EXPECT_EQ(j["findings"][0]["compile"], "model__0_backward_3.1");
+  bool listed = false;
+  for (const auto& c : j["coverage"]["compiles"])
+    for (const auto& k : c["incomplete_kernels"])
+      listed |= k["kernel"] == "triton_per_fused_add_cumsum_div_expand_mul_slice_sub_view_0" && !k["body_read"];
+  EXPECT_TRUE(listed) << j["coverage"].dump();
+}
+
+// Under a memory limit, an input whose model needs more than it (the 30 MB kernel above, read
+// with the size limit off: the reader parses a file a piece at a time, but the model of what it
 // read grows with it) leaves that compile out with an out-of-memory error naming its file; the
 // backward compile is still read and its finding reported, where an uncaught std::bad_alloc would
 // abort with no word of the file and leave a 0-byte report.
 TEST(Cli, RunningOutOfMemoryLeavesOneCompileOutAndSaysWhich) {
   TempDir t;
-  std::string copy = copy_s2_cuda_compiles(t.path / "c");
+  std::string copy = s2_cuda_with_a_30_mb_kernel(t.path / "c");
   ASSERT_FALSE(copy.empty());
-  std::string text = read_all(copy);
-  size_t end = text.find("''', device_str='cuda')");
-  ASSERT_NE(end, std::string::npos);
-  std::string body;
-  for (int i = 13; body.size() < 30000000; ++i) body += "    tmp" + std::to_string(i) + " = tmp12 * tmp11\n";
-  text.insert(end, body);
-  write_all(copy, text);
   std::string out;
-  int rc = run_in_400_mb((t.path / "c").string(), &out);
+  int rc = run_in_400_mb((t.path / "c").string(), &out, "--max-kernel-bytes 0");
   if (out.find("Sanitizer") != std::string::npos) GTEST_SKIP() << "a sanitizer build reserves more than the limit";
   ASSERT_EQ(rc, 0) << out.substr(0, 2000);
   auto j = nlohmann::json::parse(out);

@@ -51,7 +51,7 @@ FixtureKernels all_fixture_kernels() {
     // kernel is handed out unread (the wrappers' ones found by Clang's wrapper reader, which reads
     // them as the hand one does).
     ilint::testing::HandReadersScope hand_off(false);
-    build_compiles(in, *prog, diags, 1, &jobs, true);
+    build_compiles(in, *prog, diags, 1, &jobs);
     for (auto& j : jobs) {
       out.jobs.push_back(j);
       out.fixture_of.push_back(dir.filename().string());

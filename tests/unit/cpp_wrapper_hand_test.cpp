@@ -432,7 +432,7 @@ TEST(CppWrapperHand, AnAcceptedWrapperIsParsedOnce) {
   DiagSink diags;
   std::vector<size_t> to_read;
   ilint::testing::HandReadersScope hand(true);
-  parse_output_code(w.file, w.text, c, diags, &to_read);
+  parse_output_code(w.file, w.text, c, diags, {&to_read});
   EXPECT_EQ(cpp_wrapper_hand_parses(), before + 1) << "the output_code.py parser's wrapper text is another";
   EXPECT_FALSE(c.launches.empty());
   EXPECT_FALSE(cpp_wrapper_hand_accepts("x = 1\n"));
@@ -455,14 +455,14 @@ TEST(CppWrapperHand, ReadsWithoutClang) {
   Compile c;
   DiagSink diags;
   std::vector<size_t> to_read;
-  parse_output_code(w.file, w.text, c, diags, &to_read);
+  parse_output_code(w.file, w.text, c, diags, {&to_read});
   for (auto& d : diags.sorted()) EXPECT_NE(d.code, "cpp-wrapper-skipped");
   EXPECT_EQ(c.launches.size(), 1u);
   EXPECT_EQ(c.device_type, "cuda");
   hand.set(false);  // ILINT_CPP_READER=clang: no reader left, so the note
   Compile c2;
   DiagSink diags2;
-  parse_output_code(w.file, w.text, c2, diags2, &to_read);
+  parse_output_code(w.file, w.text, c2, diags2, {&to_read});
   bool skipped = false;
   for (auto& d : diags2.sorted()) skipped |= d.code == "cpp-wrapper-skipped";
   EXPECT_TRUE(skipped);

@@ -95,7 +95,7 @@ TEST(OutputCodeModel, S2CpuHasCppKernelsAndAnAtenFallbackScan) {
   for (const auto& l : c->launches)
     if (l.is_fallback && l.kernel == "torch.ops.aten.cumsum.default") {
       fallback = true;
-      EXPECT_EQ(l.results, std::vector<std::string>{"buf1"});
+      EXPECT_EQ(l.results, std::vector<IString>{"buf1"});
       EXPECT_EQ(l.kwargs.at("dim"), "3");
     }
   EXPECT_TRUE(fallback);

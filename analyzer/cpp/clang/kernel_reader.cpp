@@ -534,7 +534,7 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
     std::vector<std::string> operands;
     classify(e, op, operands);
     st.op = op;
-    st.operands.assign(operands.begin(), operands.end());
+    st.operands = to_istrings(operands);
   }
 
   // What an initializer or right-hand side computes: op name and operands.
@@ -712,7 +712,7 @@ class KernelVisitor : public clang::RecursiveASTVisitor<KernelVisitor> {
     if (compound) {
       st.op = compound_op.empty() ? "other" : compound_op;
       if (std::find(st.operands.begin(), st.operands.end(), var) == st.operands.end())
-        st.operands.insert(st.operands.begin(), var);
+        st.operands = with_first(var, st.operands);
     }
     st.loc.line = line;
     st.loc.column = col;

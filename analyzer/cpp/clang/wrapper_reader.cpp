@@ -333,7 +333,7 @@ class WrapperVisitor : public clang::RecursiveASTVisitor<WrapperVisitor> {
   void take_comments(KernelLaunch& l, int line) {
     for (auto& cm : comments_) {
       if (cm.line <= last_launch_line_ || cm.line >= line) continue;
-      if (!cm.source_nodes.empty()) l.source_nodes = cm.source_nodes;
+      if (!cm.source_nodes.empty()) l.source_nodes = to_istrings(cm.source_nodes);
       if (!cm.handle.empty()) l.provenance_handle = cm.handle;
     }
     last_launch_line_ = line;
