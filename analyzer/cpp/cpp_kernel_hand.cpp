@@ -1692,151 +1692,96 @@ class Parser {
     decline("a member call the hand reader does not know");
   }
 
-  Node* parse_primary() {
-    DepthGuard g(depth_);
-    const Token& t = cur();
-    if (t.kind == TK::Int) {
-      Node* n = node(Node::IntLit, t);
-      std::string_view text = t.text;
-      size_t d = 0;
-      while (d < text.size() && digit(text[d])) ++d;
-      std::string_view suffix = text.substr(d);
-      if (d > 1 && text[0] == '0') decline("an octal number");
-      n->ivalue = int_value(text.substr(0, d));
-      if (suffix.empty()) n->type = scalar(n->ivalue <= 2147483647 ? Scalar::Int : Scalar::Long);
-      else if (suffix == "L" || suffix == "l") n->type = scalar(Scalar::Long);
-      else if (suffix == "LL" || suffix == "ll") n->type = scalar(Scalar::LongLong);
-      else decline("an integer suffix the hand reader does not know");
-      n->value = static_cast<double>(n->ivalue);
-      ++p_;
-      n->e = t.end;
-      return n;
+  // An integer literal: its value, and its type from the value and the suffix.
+  Node* int_literal(const Token& t) {
+    Node* n = node(Node::IntLit, t);
+    std::string_view text = t.text;
+    size_t d = 0;
+    while (d < text.size() && digit(text[d])) ++d;
+    std::string_view suffix = text.substr(d);
+    if (d > 1 && text[0] == '0') decline("an octal number");
+    n->ivalue = int_value(text.substr(0, d));
+    if (suffix.empty()) n->type = scalar(n->ivalue <= 2147483647 ? Scalar::Int : Scalar::Long);
+    else if (suffix == "L" || suffix == "l") n->type = scalar(Scalar::Long);
+    else if (suffix == "LL" || suffix == "ll") n->type = scalar(Scalar::LongLong);
+    else decline("an integer suffix the hand reader does not know");
+    n->value = static_cast<double>(n->ivalue);
+    ++p_;
+    n->e = t.end;
+    return n;
+  }
+
+  // A floating literal, read as the compiler rounds it (a float suffix rounds to float).
+  Node* float_literal(const Token& t) {
+    Node* n = node(Node::FloatLit, t);
+    std::string text(t.text);
+    char last = text.back();
+    bool is_f = last == 'f' || last == 'F';
+    if (is_f) text.pop_back();
+    for (char c : text)
+      if (!(digit(c) || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-')) decline("a floating literal form the hand reader does not know");
+    char* end = nullptr;
+    if (is_f) {
+      float f = std::strtof(text.c_str(), &end);
+      n->value = static_cast<double>(f);
+    } else {
+      n->value = std::strtod(text.c_str(), &end);
     }
-    if (t.kind == TK::Float) {
-      Node* n = node(Node::FloatLit, t);
-      std::string text(t.text);
-      char last = text.back();
-      bool is_f = last == 'f' || last == 'F';
-      if (is_f) text.pop_back();
-      for (char c : text)
-        if (!(digit(c) || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-')) decline("a floating literal form the hand reader does not know");
-      char* end = nullptr;
-      if (is_f) {
-        float f = std::strtof(text.c_str(), &end);
-        n->value = static_cast<double>(f);
-      } else {
-        n->value = std::strtod(text.c_str(), &end);
-      }
-      if (!end || *end != '\0') decline("a malformed floating literal");
-      if (!std::isfinite(n->value)) decline("a floating literal out of range");
-      n->type = scalar(is_f ? Scalar::Float : Scalar::Double);
-      ++p_;
-      n->e = t.end;
-      return n;
-    }
-    if (t.kind == TK::String) decline("a string in an expression");
+    if (!end || *end != '\0') decline("a malformed floating literal");
+    if (!std::isfinite(n->value)) decline("a floating literal out of range");
+    n->type = scalar(is_f ? Scalar::Float : Scalar::Double);
+    ++p_;
+    n->e = t.end;
+    return n;
+  }
+
+  // `static_cast<T>(x)` to a scalar type the prelude declares.
+  Node* static_cast_expr(const Token& t) {
+    Node* n = node(Node::ExplicitCast, t);
+    ++p_;
+    expect("<");
+    auto s = scalar_type_name();
+    if (!s || *s == Scalar::Void) decline("a static_cast to a type the hand reader does not model");
+    expect(">");
+    expect("(");
+    Node* sub = parse_expr();
+    expect(")");
+    n->e = prev_end();
+    if (!sub->type.is_arith()) decline("a static_cast of a non-scalar");
+    if (is_class_scalar(*s) && is_class_scalar(sub->type.elem) && *s != sub->type.elem)
+      decline("a conversion between reduced-precision classes");
+    n->written = scalar(*s);
+    n->type = n->written;
+    n->static_cast_ = true;
+    n->kids = {sub};
+    return n;
+  }
+
+  // `decltype(var)(x)` (a functional cast) or `decltype(var)::member(...)`.
+  Node* decltype_expr(const Token& t) {
+    // `decltype(tmp14)::blendv(a, b, mask)`
+    const Token& start = t;
+    ++p_;
+    expect("(");
+    if (cur().kind != TK::Ident) decline("decltype of an expression");
+    const Var* v = lookup(cur().text);
+    if (!v) decline("decltype of an unknown name");
+    ++p_;
+    expect(")");
     if (is("(")) {
-      Node* n = node(Node::Paren, t);
-      ++p_;
-      Node* inner = parse_expr();
-      expect(")");
-      n->e = prev_end();
-      n->kids = {inner};
-      n->type = inner->type;
-      return n;
+      // `decltype(tmp0)(1)`: a functional cast to the variable's type, as if the type were written.
+      // A lambda parameter's declared type is a reference and a const size's is const: not that.
+      if (v->lambda_param || v->is_const) decline("decltype of a reference or const in a cast");
+      return construct(v->type, start);
     }
-    if (is("[")) return parse_lambda();
-    if (is("true") || is("false")) {
-      Node* n = node(Node::BoolLit, t);
-      n->type = scalar(Scalar::Bool);
-      ++p_;
-      n->e = t.end;
-      return n;
-    }
-    if (is("static_cast")) {
-      Node* n = node(Node::ExplicitCast, t);
-      ++p_;
-      expect("<");
-      auto s = scalar_type_name();
-      if (!s || *s == Scalar::Void) decline("a static_cast to a type the hand reader does not model");
-      expect(">");
-      expect("(");
-      Node* sub = parse_expr();
-      expect(")");
-      n->e = prev_end();
-      if (!sub->type.is_arith()) decline("a static_cast of a non-scalar");
-      if (is_class_scalar(*s) && is_class_scalar(sub->type.elem) && *s != sub->type.elem)
-        decline("a conversion between reduced-precision classes");
-      n->written = scalar(*s);
-      n->type = n->written;
-      n->static_cast_ = true;
-      n->kids = {sub};
-      return n;
-    }
-    if (is("decltype")) {
-      // `decltype(tmp14)::blendv(a, b, mask)`
-      const Token& start = t;
-      ++p_;
-      expect("(");
-      if (cur().kind != TK::Ident) decline("decltype of an expression");
-      const Var* v = lookup(cur().text);
-      if (!v) decline("decltype of an unknown name");
-      ++p_;
-      expect(")");
-      if (is("(")) {
-        // `decltype(tmp0)(1)`: a functional cast to the variable's type, as if the type were written.
-        // A lambda parameter's declared type is a reference and a const size's is const: not that.
-        if (v->lambda_param || v->is_const) decline("decltype of a reference or const in a cast");
-        return construct(v->type, start);
-      }
-      expect("::");
-      return static_member_call(v->type, start);
-    }
-    if (is("C10_LIKELY") || is("C10_UNLIKELY")) return parse_likely();
-    if (is("at") && peek_is(1, "::") && peek_is(2, "vec") && peek_is(3, "::")) {
-      const Token& start = t;
-      if (auto vt = vec_type_name()) {
-        if (is("::")) {
-          ++p_;
-          return static_member_call(*vt, start);
-        }
-        return construct(*vt, start);
-      }
-      p_ += 4;
-      std::string_view fn = ident();
-      return at_vec_function(fn, start);
-    }
-    if (is("c10") && peek_is(1, "::") && peek_is(2, "convert")) {
-      const Token& start = t;
-      p_ += 3;
-      expect("<");
-      Scalar to = template_scalar();
-      expect(">");
-      std::vector<Node*> args = parse_args();
-      if (args.size() != 1 || !args[0]->type.is_arith()) decline("c10::convert of a non-scalar");
-      Node* c = make<Node>();
-      c->kind = Node::Call;
-      c->name = "convert";
-      c->b = start.begin;
-      c->e = prev_end();
-      c->line = start.line;
-      c->col = start.col;
-      c->kids = args;
-      c->type = scalar(to);
-      return c;
-    }
-    {
-      // Functional cast to a scalar: `float(tmp0 + tmp1)`, `int64_t(x)`, `at::BFloat16(x)`.
-      size_t save = p_;
-      if (auto s = scalar_type_name()) {
-        if (*s == Scalar::Void || !is("(")) decline("a type name where a value was expected");
-        p_ = save;
-        const Token& start = cur();
-        scalar_type_name();
-        return construct(scalar(*s), start);
-      }
-    }
-    if (is("std") && peek_is(1, "::")) return std_function(t);
+    expect("::");
+    return static_member_call(v->type, start);
+  }
+
+  // A call of one of the free functions of c10 and of the prelude that Inductor's kernels call
+  // (reductions, Welford, argmax/argmin, random numbers, transposes, fused multiply-add), or null
+  // when `t` starts none.
+  Node* prelude_function_call(const Token& t) {
     if (is("c10") && peek_is(1, "::") && peek_is(2, "div_floor_integer")) {
       p_ += 3;
       std::vector<Node*> args = parse_args();
@@ -1921,33 +1866,111 @@ class Parser {
       ++p_;
       return at_vec_function(t.text, t);
     }
-    if (t.kind == TK::Ident) {
-      if (t.text == "omp_get_thread_num" || t.text == "omp_get_num_threads" || t.text == "omp_get_max_threads") {
-        ++p_;
-        std::vector<Node*> args = parse_args();
-        if (!args.empty()) decline("an OpenMP call with arguments");
-        Node* c = make<Node>();
-        c->kind = Node::Call;
-        c->name = std::string(t.text);
-        c->b = t.begin;
-        c->e = prev_end();
-        c->line = t.line;
-        c->col = t.col;
-        c->type = scalar(Scalar::Int);
-        return c;
-      }
-      if (is_keyword(t.text)) decline("the keyword '" + std::string(t.text) + "' in an expression");
-      const Var* v = lookup(t.text);
-      if (!v) decline("a name the hand reader does not know: " + std::string(t.text.substr(0, 40)));
-      if (peek_is(1, "::")) decline("a qualified name");
-      Node* n = node(Node::VarRef, t);
-      n->var = v;
-      // A local array is used as the pointer to its first element (array-to-pointer decay).
-      n->type = v->type.kind == Type::CArray ? Type{Type::Ptr, v->type.elem, 0} : v->type;
+    return nullptr;
+  }
+
+  // A name: an OpenMP query, or a variable in scope.
+  Node* name_expr(const Token& t) {
+    if (t.text == "omp_get_thread_num" || t.text == "omp_get_num_threads" || t.text == "omp_get_max_threads") {
+      ++p_;
+      std::vector<Node*> args = parse_args();
+      if (!args.empty()) decline("an OpenMP call with arguments");
+      Node* c = make<Node>();
+      c->kind = Node::Call;
+      c->name = std::string(t.text);
+      c->b = t.begin;
+      c->e = prev_end();
+      c->line = t.line;
+      c->col = t.col;
+      c->type = scalar(Scalar::Int);
+      return c;
+    }
+    if (is_keyword(t.text)) decline("the keyword '" + std::string(t.text) + "' in an expression");
+    const Var* v = lookup(t.text);
+    if (!v) decline("a name the hand reader does not know: " + std::string(t.text.substr(0, 40)));
+    if (peek_is(1, "::")) decline("a qualified name");
+    Node* n = node(Node::VarRef, t);
+    n->var = v;
+    // A local array is used as the pointer to its first element (array-to-pointer decay).
+    n->type = v->type.kind == Type::CArray ? Type{Type::Ptr, v->type.elem, 0} : v->type;
+    ++p_;
+    n->e = t.end;
+    return n;
+  }
+
+  Node* parse_primary() {
+    DepthGuard g(depth_);
+    const Token& t = cur();
+    if (t.kind == TK::Int) return int_literal(t);
+    if (t.kind == TK::Float) return float_literal(t);
+    if (t.kind == TK::String) decline("a string in an expression");
+    if (is("(")) {
+      Node* n = node(Node::Paren, t);
+      ++p_;
+      Node* inner = parse_expr();
+      expect(")");
+      n->e = prev_end();
+      n->kids = {inner};
+      n->type = inner->type;
+      return n;
+    }
+    if (is("[")) return parse_lambda();
+    if (is("true") || is("false")) {
+      Node* n = node(Node::BoolLit, t);
+      n->type = scalar(Scalar::Bool);
       ++p_;
       n->e = t.end;
       return n;
     }
+    if (is("static_cast")) return static_cast_expr(t);
+    if (is("decltype")) return decltype_expr(t);
+    if (is("C10_LIKELY") || is("C10_UNLIKELY")) return parse_likely();
+    if (is("at") && peek_is(1, "::") && peek_is(2, "vec") && peek_is(3, "::")) {
+      const Token& start = t;
+      if (auto vt = vec_type_name()) {
+        if (is("::")) {
+          ++p_;
+          return static_member_call(*vt, start);
+        }
+        return construct(*vt, start);
+      }
+      p_ += 4;
+      std::string_view fn = ident();
+      return at_vec_function(fn, start);
+    }
+    if (is("c10") && peek_is(1, "::") && peek_is(2, "convert")) {
+      const Token& start = t;
+      p_ += 3;
+      expect("<");
+      Scalar to = template_scalar();
+      expect(">");
+      std::vector<Node*> args = parse_args();
+      if (args.size() != 1 || !args[0]->type.is_arith()) decline("c10::convert of a non-scalar");
+      Node* c = make<Node>();
+      c->kind = Node::Call;
+      c->name = "convert";
+      c->b = start.begin;
+      c->e = prev_end();
+      c->line = start.line;
+      c->col = start.col;
+      c->kids = args;
+      c->type = scalar(to);
+      return c;
+    }
+    {
+      // Functional cast to a scalar: `float(tmp0 + tmp1)`, `int64_t(x)`, `at::BFloat16(x)`.
+      size_t save = p_;
+      if (auto s = scalar_type_name()) {
+        if (*s == Scalar::Void || !is("(")) decline("a type name where a value was expected");
+        p_ = save;
+        const Token& start = cur();
+        scalar_type_name();
+        return construct(scalar(*s), start);
+      }
+    }
+    if (is("std") && peek_is(1, "::")) return std_function(t);
+    if (Node* n = prelude_function_call(t)) return n;
+    if (t.kind == TK::Ident) return name_expr(t);
     decline("an expression form the hand reader does not know");
   }
 
