@@ -159,39 +159,36 @@ static void print_time_report(const ilint::Analysis& a, const ilint::StageTime& 
   std::fprintf(stderr, "%-16s %10.3f %10.3f\n", "total", total.wall_seconds, total.cpu_seconds);
 }
 
-int run_cli(int argc, char** argv) {
-#if defined(ILINT_LAZY_CLANG)
-  ilint::install_lazy_clang_readers();  // libilint-clang.so, loaded on the first C++ kernel or wrapper
-#elif defined(ILINT_HAVE_CLANG)
-  ilint::install_optional_readers();  // the Clang C++ kernel reader, linked in
-#endif
-  ilint::CliOptions o;
-  int rc = 0;
-  if (!ilint::parse_command_line(argc, argv, o, rc)) return rc;
-  if (o.command == "rules") return list_rules(o.rule_id);
-
-  // The config: --config FILE, else .inductor-lint.json found upward from the working directory.
-  ilint::DiagSink setup_diags;
+// What is read before the analysis: the config, the baseline, recorded confirmation and localize
+// answers. Read first, so that a wrong path or a broken file ends the run at once rather than
+// after a long analysis (or a long program, under `run`).
+struct Setup {
   ilint::Config config;
+  ilint::Baseline baseline;
+  nlohmann::json recorded, recorded_localizations;
+};
+
+// Reads the setup files into `s` and applies the config to `o`. False (after printing why) when one
+// cannot be used: the run ends with exit 2.
+static bool read_setup(ilint::CliOptions& o, Setup& s) {
+  // The config: --config FILE, else .inductor-lint.json found upward from the working directory.
   std::string config_path = o.config.empty() ? ilint::find_config_upward(".") : o.config;
   if (!config_path.empty()) {
-    config = ilint::load_config(config_path, setup_diags);
-    print_setup_diags(setup_diags);
-    if (!config.ok) return 2;
-    ilint::apply_config_to_options(config, o.analyze);
-    if (config.fail_on && !o.fail_on_given) o.fail_on = *config.fail_on;
+    ilint::DiagSink config_diags;
+    s.config = ilint::load_config(config_path, config_diags);
+    print_setup_diags(config_diags);
+    if (!s.config.ok) return false;
+    ilint::apply_config_to_options(s.config, o.analyze);
+    if (s.config.fail_on && !o.fail_on_given) o.fail_on = *s.config.fail_on;
   }
-  ilint::Baseline baseline;
   if (!o.baseline.empty()) {
-    // Its own sink: the config's diagnostics were printed already. Warnings (an entry ignored, a
-    // count taken as 1) are printed too: the baseline still applies, but not as written.
+    // Warnings (an entry ignored, a count taken as 1) are printed too: the baseline still applies,
+    // but not as written.
     ilint::DiagSink baseline_diags;
-    baseline = ilint::load_baseline(o.baseline, baseline_diags);
+    s.baseline = ilint::load_baseline(o.baseline, baseline_diags);
     print_setup_diags(baseline_diags);
-    if (!baseline.ok) return 2;
+    if (!s.baseline.ok) return false;
   }
-  // Recorded confirmation and localize answers: read before the analysis, so that a wrong path or a
-  // broken file ends the run at once rather than after it.
   auto read_recorded = [](const std::string& path, const std::string& code, const std::string& what,
                           nlohmann::json& out) {
     if (path.empty()) return true;
@@ -202,99 +199,92 @@ int run_cli(int argc, char** argv) {
     print_setup_diags(recorded_diags);
     return ok;
   };
-  nlohmann::json recorded, recorded_localizations;
-  if (!read_recorded(o.confirm_results, "confirm-results", "confirmation results", recorded) ||
-      !read_recorded(o.localize_results, "localize-results", "localize results", recorded_localizations))
+  return read_recorded(o.confirm_results, "confirm-results", "confirmation results", s.recorded) &&
+         read_recorded(o.localize_results, "localize-results", "localize results", s.recorded_localizations);
+}
+
+// run: the program first, into a new capture folder that becomes the input (and the command
+// `confirm`, with --confirm). False when it could not be started.
+static bool run_program_first(ilint::CliOptions& o, ilint::ProgramRun& program) {
+  program = ilint::run_program_captured(o.run_command, ilint::run_folder(o.run_dir));
+  if (!program.started) {
+    std::cerr << "inductor-lint: " << ilint::terminal_safe(program.error) << "\n";
+    return false;
+  }
+  if (!program.error.empty()) std::cerr << "inductor-lint: warning: " << ilint::terminal_safe(program.error) << "\n";
+  std::cerr << "inductor-lint: the program exited with status " << program.exit_status << "; analyzing "
+            << ilint::terminal_safe(program.dir);
+  if (program.log_lines_not_shown)
+    std::cerr << " (" << program.log_lines_not_shown << " lines of torch's logs are in torch_logs.txt only)";
+  std::cerr << "\n";
+  o.analyze.paths = {program.dir};
+  if (o.run_confirm) o.command = "confirm";
+  return true;
+}
+
+// A program that failed under `run` fails the run, whatever it left: its capture may stop short of
+// the code that matters. Says so (`what` was done with what it compiled) and returns true.
+static bool program_failed(const ilint::ProgramRun& program, const char* what) {
+  if (!program.started || program.exit_status == 0) return false;
+  std::cerr << "inductor-lint: the program failed (exit status " << program.exit_status << "); " << what << "\n";
+  return true;
+}
+
+// --write-baseline: writing a baseline accepts today's findings. It says what it wrote and
+// succeeds, as ruff's --add-noqa does, instead of reporting (and failing on) the findings it just
+// accepted. Over an input that could not be read it writes nothing: an empty baseline would
+// accept nothing. Returns the exit code.
+static int write_baseline_file(const ilint::CliOptions& o, const ilint::Analysis& a, const ilint::ProgramRun& program) {
+  if (a.files_read == 0) {
+    std::cerr << "inductor-lint: nothing could be read from the given paths; the baseline "
+              << ilint::terminal_safe(o.write_baseline) << " is left as it was\n";
     return 2;
-  ilint::Progress progress(std::cerr, ilint::Progress::stderr_is_terminal());
-  o.analyze.on_stage = [&](const std::string& s) { progress.phase(s); };
+  }
+  ilint::OutputFile bl;
+  std::string error;
+  if (!bl.open(o.write_baseline, error) || (ilint::write_baseline(a.findings, bl.stream()), !bl.commit(error))) {
+    std::cerr << "inductor-lint: " << error << "\n";
+    return 2;
+  }
+  std::cerr << "inductor-lint: wrote " << a.findings.size() << " finding(s) to the baseline "
+            << ilint::terminal_safe(o.write_baseline);
+  if (!a.suppressed.empty()) std::cerr << " (" << a.suppressed.size() << " suppressed finding(s) left out)";
+  std::cerr << "\n";
+  return program_failed(program, "the baseline holds what it compiled before that") ? 2 : 0;
+}
 
+// After the analysis: recorded answers attached, then confirm and localize as the command asks.
+// Returns an exit code when the run ends here (localize --print-requests), else -1.
+static int confirm_and_localize(ilint::CliOptions& o, const Setup& s, ilint::Analysis& a) {
+  if (!o.confirm_results.empty()) ilint::attach_recorded(a, s.recorded, a.diags);
+  if (o.command == "confirm") ilint::confirm_findings(a, o.confirm);
+  if (!o.localize_results.empty()) ilint::attach_recorded_localizations(a, s.recorded_localizations, a.diags);
+  if (o.command != "localize" && !(o.command == "confirm" && o.localize)) return -1;
+  o.localize_options.python = o.confirm.python;
+  o.localize_options.device = o.confirm.device;
+  o.localize_options.timeout_s = o.confirm.timeout_s;
+  if (o.print_requests) {
+    nlohmann::json requests = nlohmann::json::array();
+    for (const auto& c : a.program.compiles)
+      if (ilint::localize_refusal(c).empty()) requests.push_back(ilint::localize_request(c, o.localize_options));
+    std::cout << requests.dump(1) << "\n";
+    return a.files_read == 0 ? 2 : 0;
+  }
+  ilint::localize_compiles(a, o.localize_options, /*only_with_findings=*/o.command == "confirm");
+  return -1;
+}
 
-  // Kernel sources are kept for a format that shows them (the model dump prints none).
-  const ilint::ReportFormat& format = *ilint::find_report_format(o.format);
-  o.analyze.keep_kernel_sources = format.shows_kernel_sources;
-  ilint::StageClock total_clock;
-  // run: the program first, then the analysis of the folder it filled (and the confirmation, with
-  // --confirm). The setup files above were read first, so that a broken config ends the run before
-  // a long program starts.
-  ilint::ProgramRun program;
-  if (o.command == "run") {
-    program = ilint::run_program_captured(o.run_command, ilint::run_folder(o.run_dir));
-    if (!program.started) {
-      std::cerr << "inductor-lint: " << ilint::terminal_safe(program.error) << "\n";
-      return 2;
-    }
-    if (!program.error.empty()) std::cerr << "inductor-lint: warning: " << ilint::terminal_safe(program.error) << "\n";
-    std::cerr << "inductor-lint: the program exited with status " << program.exit_status << "; analyzing "
-              << ilint::terminal_safe(program.dir);
-    if (program.log_lines_not_shown)
-      std::cerr << " (" << program.log_lines_not_shown << " lines of torch's logs are in torch_logs.txt only)";
-    std::cerr << "\n";
-    o.analyze.paths = {program.dir};
-    if (o.run_confirm) o.command = "confirm";
-  }
-  ilint::Analysis a;
-  ilint::analyze(o.analyze, a);
-  progress.finish();
-  const std::vector<std::string> roots = readable_roots(o);
-  suppress(roots, config, a);
-  if (!o.write_baseline.empty()) {
-    // Writing a baseline accepts today's findings: it says what it wrote and succeeds, as ruff's
-    // --add-noqa does, instead of reporting (and failing on) the findings it just accepted. Over an
-    // input that could not be read it writes nothing: an empty baseline would accept nothing.
-    if (a.files_read == 0) {
-      std::cerr << "inductor-lint: nothing could be read from the given paths; the baseline "
-                << ilint::terminal_safe(o.write_baseline) << " is left as it was\n";
-      return 2;
-    }
-    ilint::OutputFile bl;
-    std::string error;
-    if (!bl.open(o.write_baseline, error) || (ilint::write_baseline(a.findings, bl.stream()), !bl.commit(error))) {
-      std::cerr << "inductor-lint: " << error << "\n";
-      return 2;
-    }
-    std::cerr << "inductor-lint: wrote " << a.findings.size() << " finding(s) to the baseline "
-              << ilint::terminal_safe(o.write_baseline);
-    if (!a.suppressed.empty()) std::cerr << " (" << a.suppressed.size() << " suppressed finding(s) left out)";
-    std::cerr << "\n";
-    if (program.started && program.exit_status != 0) {
-      std::cerr << "inductor-lint: the program failed (exit status " << program.exit_status
-                << "); the baseline holds what it compiled before that\n";
-      return 2;
-    }
-    return 0;
-  }
-  if (!o.baseline.empty()) {
-    size_t before = a.findings.size();
-    a.findings = ilint::filter_new(a.findings, baseline);
-    a.in_baseline = before - a.findings.size();
-  }
-  if (!o.confirm_results.empty()) ilint::attach_recorded(a, recorded, a.diags);
-  if (o.command == "confirm") {
-    ilint::confirm_findings(a, o.confirm);
-  }
-  if (!o.localize_results.empty()) ilint::attach_recorded_localizations(a, recorded_localizations, a.diags);
-  if (o.command == "localize" || (o.command == "confirm" && o.localize)) {
-    o.localize_options.python = o.confirm.python;
-    o.localize_options.device = o.confirm.device;
-    o.localize_options.timeout_s = o.confirm.timeout_s;
-    if (o.print_requests) {
-      nlohmann::json requests = nlohmann::json::array();
-      for (const auto& c : a.program.compiles)
-        if (ilint::localize_refusal(c).empty()) requests.push_back(ilint::localize_request(c, o.localize_options));
-      std::cout << requests.dump(1) << "\n";
-      return a.files_read == 0 ? 2 : 0;
-    }
-    ilint::localize_compiles(a, o.localize_options, /*only_with_findings=*/o.command == "confirm");
-  }
-
+// The report (or the model dump, or the statistics) to -o FILE or stdout. False (after saying why)
+// when it did not reach its file or its reader whole: a failure, not a result.
+static bool write_report(const ilint::CliOptions& o, const ilint::ReportFormat& format,
+                         const std::vector<std::string>& roots, const ilint::Analysis& a) {
   ilint::OutputFile file;
   std::ostream* out = &std::cout;
   std::string write_error;
   if (!o.output.empty()) {
     if (!file.open(o.output, write_error)) {
       std::cerr << "inductor-lint: " << write_error << "\n";
-      return 2;
+      return false;
     }
     out = &file.stream();
   }
@@ -313,20 +303,49 @@ int run_cli(int argc, char** argv) {
       std::cerr << ilint::terminal_safe(d.loc.file) << ": " << ilint::diag_level_name(d.level) << ": "
                 << ilint::terminal_safe(d.message) << "\n";
   }
-  // A report that did not reach its file or its reader whole is a failure, not a result.
   if (o.output.empty() ? !ilint::stdout_written(write_error) : !file.commit(write_error)) {
     std::cerr << "inductor-lint: " << write_error << "\n";
-    return 2;
+    return false;
   }
+  return true;
+}
+
+int run_cli(int argc, char** argv) {
+#if defined(ILINT_LAZY_CLANG)
+  ilint::install_lazy_clang_readers();  // libilint-clang.so, loaded on the first C++ kernel or wrapper
+#elif defined(ILINT_HAVE_CLANG)
+  ilint::install_optional_readers();  // the Clang C++ kernel reader, linked in
+#endif
+  ilint::CliOptions o;
+  int rc = 0;
+  if (!ilint::parse_command_line(argc, argv, o, rc)) return rc;
+  if (o.command == "rules") return list_rules(o.rule_id);
+  Setup setup;
+  if (!read_setup(o, setup)) return 2;
+  ilint::Progress progress(std::cerr, ilint::Progress::stderr_is_terminal());
+  o.analyze.on_stage = [&](const std::string& s) { progress.phase(s); };
+  // Kernel sources are kept for a format that shows them (the model dump prints none).
+  const ilint::ReportFormat& format = *ilint::find_report_format(o.format);
+  o.analyze.keep_kernel_sources = format.shows_kernel_sources;
+  ilint::StageClock total_clock;
+  ilint::ProgramRun program;
+  if (o.command == "run" && !run_program_first(o, program)) return 2;
+  ilint::Analysis a;
+  ilint::analyze(o.analyze, a);
+  progress.finish();
+  const std::vector<std::string> roots = readable_roots(o);
+  suppress(roots, setup.config, a);
+  if (!o.write_baseline.empty()) return write_baseline_file(o, a, program);
+  if (!o.baseline.empty()) {
+    size_t before = a.findings.size();
+    a.findings = ilint::filter_new(a.findings, setup.baseline);
+    a.in_baseline = before - a.findings.size();
+  }
+  if (int code = confirm_and_localize(o, setup, a); code >= 0) return code;
+  if (!write_report(o, format, roots, a)) return 2;
   if (o.time_report) print_time_report(a, total_clock.stop("total"));
   int code = exit_code(a, o.fail_on);
-  // A program that failed under `run` fails the run, whatever it left: its capture may stop short
-  // of the code that matters.
-  if (program.started && program.exit_status != 0) {
-    std::cerr << "inductor-lint: the program failed (exit status " << program.exit_status
-              << "); what it compiled before that was analyzed\n";
-    code = 2;
-  }
+  if (program_failed(program, "what it compiled before that was analyzed")) code = 2;
 #if defined(__SANITIZE_ADDRESS__) || ILINT_ASAN_CLANG
   return code;  // sanitizer builds free everything, so that leak detection sees the whole run
 #else
