@@ -176,29 +176,9 @@ class InplaceReadAfterWrite : public Rule {
     return out;
   }
 
-  Verdict compare(IndexEvaluator& ev, const Kernel& k, const MemAccess& ld, const ParamBinding& lb, const MemAccess& st,
-                  const ParamBinding& sb) const {
-    Verdict v;
-    const std::string ld_index = merge_tail_loops(k, ld.index.str()), st_index = merge_tail_loops(k, st.index.str());
-    // The same index text at the same known offset evaluates to the same element at every point
-    // (the usual in-place kernel: load and store through one pointer at `x0`): nothing to sample.
-    if (ld_index == st_index && lb.buf.offset_known && sb.buf.offset_known && lb.buf.offset == sb.buf.offset) {
-      v.same = true;
-      return v;
-    }
-    bool same_text = strip_space(ld_index) == strip_space(st_index) && lb.buf.offset == sb.buf.offset &&
-                     lb.buf.offset_known && sb.buf.offset_known;
-    IndexExpr le = ev.parse(ld_index), se = ev.parse(st_index);
-    std::set<std::string> fv;
-    ev.free_vars(le, fv);
-    ev.free_vars(se, fv);
-    v.free.assign(fv.begin(), fv.end());
-    if (!lb.buf.offset_known || !sb.buf.offset_known || fv.size() > 3) {
-      v.same = same_text;
-      return v;
-    }
-    // Domains: Triton index variables range over their numel, C++ loop variables over their
-    // literal loop range; anything else over a small default range.
+  // Domains: Triton index variables range over their numel, C++ loop variables over their
+  // literal loop range; anything else over a small default range.
+  void set_domains(IndexEvaluator& ev, const Kernel& k, Verdict& v) const {
     for (const auto& n : v.free) {
       std::pair<int64_t, int64_t> d{0, 64};
       if (is_triton_index_var(n)) {
@@ -211,11 +191,14 @@ class InplaceReadAfterWrite : public Rule {
       if (d.second <= d.first) d.second = d.first + 1;
       v.domain[n] = d;
     }
-    // Sample points: small domains fully, large ones at both ends, the middle and a stride.
+  }
+
+  // Sample points: small domains fully, large ones at both ends, the middle and a stride.
+  static std::vector<std::map<std::string, int64_t>> sample_points(const Verdict& v) {
     std::vector<std::vector<int64_t>> values;
     size_t combos = 1;
     for (const auto& n : v.free) {
-      auto [lo, hi] = v.domain[n];
+      auto [lo, hi] = v.domain.at(n);
       int64_t d = hi - lo;
       std::set<int64_t> s;
       int64_t per = v.free.size() >= 3 ? 6 : 12;
@@ -247,23 +230,41 @@ class InplaceReadAfterWrite : public Rule {
       }
     };
     rec(0);
+    return points;
+  }
 
-    std::vector<int64_t> L, S;
-    L.reserve(points.size());
-    S.reserve(points.size());
-    for (const auto& pt : points) {
-      auto a = ev.eval(le, pt), b = ev.eval(se, pt);
-      if (!a || !b) {
-        v.same = same_text;
-        return v;
-      }
-      L.push_back(*a + lb.buf.offset);
-      S.push_back(*b + sb.buf.offset);
+  // Whether the store index is affine over the samples, `base + sum(coef[n] * n)`: probed at the
+  // origin and one step along each variable (outside a domain is fine: the samples then check the
+  // fit inside it).
+  static bool fit_affine(IndexEvaluator& ev, const IndexExpr& se, int64_t offset, const Verdict& v,
+                         const std::vector<std::map<std::string, int64_t>>& points, const std::vector<int64_t>& S,
+                         std::map<std::string, int64_t>& coef, int64_t& base) {
+    std::map<std::string, int64_t> zero;
+    for (const auto& n : v.free) zero[n] = 0;
+    auto b0 = ev.eval(se, zero);
+    if (!b0) return false;
+    base = *b0 + offset;
+    for (const auto& n : v.free) {
+      auto one = zero;
+      one[n] = 1;
+      auto b1 = ev.eval(se, one);
+      if (!b1) return false;
+      coef[n] = *b1 + offset - base;
     }
-    v.evaluated = true;
-    v.same = L == S;
-    if (v.same) return v;
+    for (size_t i = 0; i < points.size(); ++i) {
+      int64_t pred = base;
+      for (const auto& n : v.free) pred += coef[n] * points[i].at(n);
+      if (pred != S[i]) return false;
+    }
+    return true;
+  }
 
+  // Exact witnesses among the samples (another point stores the element a point loads), or by
+  // solving the affine store index for the loaded element; else whether a loaded element falls
+  // inside the stored range.
+  static void find_witness(Verdict& v, const std::vector<std::map<std::string, int64_t>>& points,
+                           const std::vector<int64_t>& L, const std::vector<int64_t>& S, bool affine,
+                           const std::map<std::string, int64_t>& coef, int64_t base) {
     int64_t smin = *std::min_element(S.begin(), S.end()), smax = *std::max_element(S.begin(), S.end());
     std::unordered_map<int64_t, size_t> writer_of;
     for (size_t i = 0; i < S.size(); ++i) writer_of.emplace(S[i], i);
@@ -272,36 +273,6 @@ class InplaceReadAfterWrite : public Rule {
       for (const auto& n : v.free) lin = lin * (v.domain[n].second - v.domain[n].first) + pt.at(n) - v.domain[n].first;
       return lin;
     };
-    // Exact witnesses among the samples, or by solving an affine store index for the loaded element.
-    bool affine = false;
-    std::map<std::string, int64_t> coef;
-    int64_t base = 0;
-    {
-      // Probed at the origin and one step along each variable (outside a domain is fine:
-      // the samples then check the fit inside it).
-      std::map<std::string, int64_t> zero;
-      for (const auto& n : v.free) zero[n] = 0;
-      auto b0 = ev.eval(se, zero);
-      if (b0) {
-        base = *b0 + sb.buf.offset;
-        affine = true;
-        for (const auto& n : v.free) {
-          auto one = zero;
-          one[n] = 1;
-          auto b1 = ev.eval(se, one);
-          if (!b1) {
-            affine = false;
-            break;
-          }
-          coef[n] = *b1 + sb.buf.offset - base;
-        }
-        for (size_t i = 0; affine && i < points.size(); ++i) {
-          int64_t pred = base;
-          for (const auto& n : v.free) pred += coef[n] * points[i].at(n);
-          if (pred != S[i]) affine = false;
-        }
-      }
-    }
     // Enumeration budget for the whole comparison, not per point: a 2-D launch of 1M x 1K
     // points must not be walked once per sample.
     int64_t budget = 1 << 22;
@@ -314,7 +285,7 @@ class InplaceReadAfterWrite : public Rule {
       std::map<std::string, int64_t> cur;
       std::function<bool(size_t, int64_t)> go = [&](size_t i, int64_t partial) -> bool {
         if (i == rest.size()) {
-          int64_t a = coef[last];
+          int64_t a = coef.at(last);
           int64_t r = elem - partial;
           if (a == 0) return false;
           if (r % a != 0) return false;
@@ -331,7 +302,7 @@ class InplaceReadAfterWrite : public Rule {
             return false;
           }
           cur[n] = x;
-          if (go(i + 1, partial + coef[n] * x)) return true;
+          if (go(i + 1, partial + coef.at(n) * x)) return true;
         }
         return false;
       };
@@ -365,6 +336,53 @@ class InplaceReadAfterWrite : public Rule {
       }
     }
     if (v.witness) v.in_range = false;
+  }
+
+  Verdict compare(IndexEvaluator& ev, const Kernel& k, const MemAccess& ld, const ParamBinding& lb, const MemAccess& st,
+                  const ParamBinding& sb) const {
+    Verdict v;
+    const std::string ld_index = merge_tail_loops(k, ld.index.str()), st_index = merge_tail_loops(k, st.index.str());
+    // The same index text at the same known offset evaluates to the same element at every point
+    // (the usual in-place kernel: load and store through one pointer at `x0`): nothing to sample.
+    if (ld_index == st_index && lb.buf.offset_known && sb.buf.offset_known && lb.buf.offset == sb.buf.offset) {
+      v.same = true;
+      return v;
+    }
+    bool same_text = strip_space(ld_index) == strip_space(st_index) && lb.buf.offset == sb.buf.offset &&
+                     lb.buf.offset_known && sb.buf.offset_known;
+    IndexExpr le = ev.parse(ld_index), se = ev.parse(st_index);
+    std::set<std::string> fv;
+    ev.free_vars(le, fv);
+    ev.free_vars(se, fv);
+    v.free.assign(fv.begin(), fv.end());
+    if (!lb.buf.offset_known || !sb.buf.offset_known || fv.size() > 3) {
+      v.same = same_text;
+      return v;
+    }
+    set_domains(ev, k, v);
+    const std::vector<std::map<std::string, int64_t>> points = sample_points(v);
+
+    std::vector<int64_t> L, S;
+    L.reserve(points.size());
+    S.reserve(points.size());
+    for (const auto& pt : points) {
+      auto a = ev.eval(le, pt), b = ev.eval(se, pt);
+      if (!a || !b) {
+        v.same = same_text;
+        return v;
+      }
+      L.push_back(*a + lb.buf.offset);
+      S.push_back(*b + sb.buf.offset);
+    }
+    v.evaluated = true;
+    v.same = L == S;
+    if (v.same) return v;
+
+    // Exact witnesses among the samples, or by solving an affine store index for the loaded element.
+    std::map<std::string, int64_t> coef;
+    int64_t base = 0;
+    bool affine = fit_affine(ev, se, sb.buf.offset, v, points, S, coef, base);
+    find_witness(v, points, L, S, affine, coef, base);
     return v;
   }
 
