@@ -144,6 +144,32 @@ std::string python_of_command(const std::vector<std::string>& command) {
   return command[0];
 }
 
+namespace {
+
+// The program's environment: this process's, with the capture switches set into `folder`, and a
+// fresh Inductor cache under it (`cache`) unless the user named one.
+std::vector<std::string> capture_environment(const fs::path& folder, const char* user_logs, fs::path& cache) {
+  std::map<std::string, std::string> env;
+  for (char** e = environ; *e; ++e) {
+    std::string kv = *e;
+    size_t eq = kv.find('=');
+    if (eq != std::string::npos) env[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  env["TORCH_COMPILE_DEBUG"] = "1";
+  env["TORCH_COMPILE_DEBUG_DIR"] = folder.string();  // torch writes <dir>/torch_compile_debug/run_*
+  env["TORCH_TRACE"] = (folder / "trace").string();
+  env["TORCH_LOGS"] = with_analyzer_logs(user_logs);
+  if (!env.count("TORCHINDUCTOR_CACHE_DIR")) {
+    cache = folder / ".inductor_cache";
+    env["TORCHINDUCTOR_CACHE_DIR"] = cache.string();
+  }
+  std::vector<std::string> env_s;
+  for (const auto& [k, v] : env) env_s.push_back(k + "=" + v);
+  return env_s;
+}
+
+}  // namespace
+
 ProgramRun run_program_captured(const std::vector<std::string>& command, const std::string& dir) {
   ProgramRun r;
   std::error_code ec;
@@ -171,24 +197,9 @@ ProgramRun run_program_captured(const std::vector<std::string>& command, const s
     return r;
   }
 
-  std::map<std::string, std::string> env;
-  for (char** e = environ; *e; ++e) {
-    std::string kv = *e;
-    size_t eq = kv.find('=');
-    if (eq != std::string::npos) env[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
-  env["TORCH_COMPILE_DEBUG"] = "1";
-  env["TORCH_COMPILE_DEBUG_DIR"] = r.dir;  // torch writes <dir>/torch_compile_debug/run_*
-  env["TORCH_TRACE"] = (folder / "trace").string();
   const char* user_logs = std::getenv("TORCH_LOGS");
-  env["TORCH_LOGS"] = with_analyzer_logs(user_logs);
   fs::path cache;
-  if (!env.count("TORCHINDUCTOR_CACHE_DIR")) {
-    cache = folder / ".inductor_cache";
-    env["TORCHINDUCTOR_CACHE_DIR"] = cache.string();
-  }
-  std::vector<std::string> env_s;
-  for (const auto& [k, v] : env) env_s.push_back(k + "=" + v);
+  std::vector<std::string> env_s = capture_environment(folder, user_logs, cache);
   std::vector<char*> envp;
   for (auto& s : env_s) envp.push_back(s.data());
   envp.push_back(nullptr);

@@ -194,6 +194,69 @@ json sarif_artifact_location(const std::string& path, const std::string& root) {
   return a;
 }
 
+namespace {
+
+// A rule's reportingDescriptor: its id, names, descriptions, help and default level.
+json rule_descriptor(const RuleDoc& d) {
+  const RuleInfo& ri = d.info;
+  json r;
+  r["id"] = ri.id;
+  if (!ri.name.empty()) {
+    // reportingDescriptor.name is meant to be an identifier-like name: CamelCase of the title.
+    std::string n;
+    bool up = true;
+    for (char c : ri.name) {
+      if (std::isalnum(static_cast<unsigned char>(c))) {
+        n += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+        up = false;
+      } else {
+        up = true;
+      }
+    }
+    if (!n.empty()) r["name"] = n;
+  }
+  std::string shortd = !ri.short_description.empty() ? ri.short_description : (!ri.name.empty() ? ri.name : ri.id);
+  r["shortDescription"] = {{"text", shortd}};
+  r["fullDescription"] = {{"text", d.full_description.empty() ? shortd : d.full_description}};
+  std::string md = d.markdown.empty() ? shortd : d.markdown;
+  r["help"] = {{"text", md}, {"markdown", md}};
+  if (!d.help_uri.empty())
+    r["helpUri"] = d.help_uri.rfind("file://", 0) == 0 ? "file://" + percent_encode_path(d.help_uri.substr(7)) : d.help_uri;
+  r["defaultConfiguration"] = {{"level", sarif_level(ri.default_severity)}};
+  json props;
+  json tags = json::array();
+  for (size_t i = 0; i < ri.tags.size() && i < 20; ++i) tags.push_back(ri.tags[i]);  // GitHub: <= 20 tags
+  if (ri.experimental) tags.push_back("experimental");
+  props["tags"] = tags;
+  if (!ri.precision.empty()) props["precision"] = ri.precision;
+  props["problem.severity"] = problem_severity(ri.default_severity);
+  r["properties"] = props;
+  return r;
+}
+
+// Problems with the input (a file that could not be parsed) as tool execution notifications;
+// `had_error` is set when one is an error.
+json execution_notifications(const Analysis& analysis, const SarifPaths& paths, bool& had_error) {
+  json notes = json::array();
+  for (const auto& d : analysis.diags.sorted()) {
+    json n;
+    n["level"] = d.level == DiagLevel::Error ? "error" : d.level == DiagLevel::Warning ? "warning" : "note";
+    had_error |= d.level == DiagLevel::Error;
+    n["message"] = {{"text", d.message}};
+    if (!d.code.empty()) n["descriptor"] = {{"id", d.code}};
+    if (d.loc.valid() || !d.loc.file.empty()) {
+      json pl;
+      pl["artifactLocation"] = paths.artifact(d.loc.file);
+      if (d.loc.line > 0) pl["region"] = {{"startLine", d.loc.line}};
+      n["locations"] = json::array({{{"physicalLocation", pl}}});
+    }
+    notes.push_back(n);
+  }
+  return notes;
+}
+
+}  // namespace
+
 void write_sarif(const Analysis& analysis, const std::vector<RuleInfo>& rules, std::ostream& out,
                  const SarifOptions& opts) {
   std::vector<RuleDoc> docs;
@@ -223,41 +286,8 @@ void write_sarif(const Analysis& analysis, const std::vector<RuleDoc>& rules, st
   json jrules = json::array();
   std::map<std::string, int> index;
   auto add_rule = [&](const RuleDoc& d) {
-    const RuleInfo& ri = d.info;
-    json r;
-    r["id"] = ri.id;
-    if (!ri.name.empty()) {
-      // reportingDescriptor.name is meant to be an identifier-like name: CamelCase of the title.
-      std::string n;
-      bool up = true;
-      for (char c : ri.name) {
-        if (std::isalnum(static_cast<unsigned char>(c))) {
-          n += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
-          up = false;
-        } else {
-          up = true;
-        }
-      }
-      if (!n.empty()) r["name"] = n;
-    }
-    std::string shortd = !ri.short_description.empty() ? ri.short_description : (!ri.name.empty() ? ri.name : ri.id);
-    r["shortDescription"] = {{"text", shortd}};
-    r["fullDescription"] = {{"text", d.full_description.empty() ? shortd : d.full_description}};
-    std::string md = d.markdown.empty() ? shortd : d.markdown;
-    r["help"] = {{"text", md}, {"markdown", md}};
-    if (!d.help_uri.empty())
-      r["helpUri"] = d.help_uri.rfind("file://", 0) == 0 ? "file://" + percent_encode_path(d.help_uri.substr(7)) : d.help_uri;
-    r["defaultConfiguration"] = {{"level", sarif_level(ri.default_severity)}};
-    json props;
-    json tags = json::array();
-    for (size_t i = 0; i < ri.tags.size() && i < 20; ++i) tags.push_back(ri.tags[i]);  // GitHub: <= 20 tags
-    if (ri.experimental) tags.push_back("experimental");
-    props["tags"] = tags;
-    if (!ri.precision.empty()) props["precision"] = ri.precision;
-    props["problem.severity"] = problem_severity(ri.default_severity);
-    r["properties"] = props;
-    index[ri.id] = static_cast<int>(jrules.size());
-    jrules.push_back(r);
+    index[d.info.id] = static_cast<int>(jrules.size());
+    jrules.push_back(rule_descriptor(d));
   };
   for (const auto& d : rules)
     if (!index.count(d.info.id)) add_rule(d);
@@ -285,23 +315,8 @@ void write_sarif(const Analysis& analysis, const std::vector<RuleDoc>& rules, st
     }
   }
 
-  // Problems with the input (a file that could not be parsed) as tool execution notifications.
-  json notes = json::array();
   bool had_error = false;
-  for (const auto& d : analysis.diags.sorted()) {
-    json n;
-    n["level"] = d.level == DiagLevel::Error ? "error" : d.level == DiagLevel::Warning ? "warning" : "note";
-    had_error |= d.level == DiagLevel::Error;
-    n["message"] = {{"text", d.message}};
-    if (!d.code.empty()) n["descriptor"] = {{"id", d.code}};
-    if (d.loc.valid() || !d.loc.file.empty()) {
-      json pl;
-      pl["artifactLocation"] = paths.artifact(d.loc.file);
-      if (d.loc.line > 0) pl["region"] = {{"startLine", d.loc.line}};
-      n["locations"] = json::array({{{"physicalLocation", pl}}});
-    }
-    notes.push_back(n);
-  }
+  json notes = execution_notifications(analysis, paths, had_error);
   json invocation{{"executionSuccessful", analysis.files_read > 0 && !had_error}};
   if (!notes.empty()) invocation["toolExecutionNotifications"] = notes;
 
