@@ -291,6 +291,28 @@ TEST(Cli, StrayBytesAreOneDiagnosticPerRun) {
   EXPECT_EQ(j["findings"].size(), 2u);
 }
 
+// An FX graph file of many short lines that are no nodes (3M lines `x` appended to s2_cuda's forward
+// fx_graph_readable.py) reserves nodes in proportion to its bytes, not to its lines (one 176-byte node
+// a line would be 528 MB): within a 400 MB address space it is read, no out-of-memory, both findings.
+TEST(Cli, AGraphFileOfManyShortLinesIsReadInBoundedMemory) {
+  TempDir t;
+  std::string copy = copy_s2_cuda_compiles(t.path / "c");
+  ASSERT_FALSE(copy.empty());
+  std::string fx = (std::filesystem::path(copy).parent_path() / "fx_graph_readable.py").string();
+  std::string text = read_all(fx);
+  ASSERT_FALSE(text.empty());
+  text.reserve(text.size() + 6000000);
+  for (int i = 0; i < 3000000; ++i) text += "x\n";
+  write_all(fx, text);
+  std::string out;
+  int rc = run_in_400_mb((t.path / "c").string(), &out);
+  if (out.find("Sanitizer") != std::string::npos) GTEST_SKIP() << "a sanitizer build reserves more than the limit";
+  ASSERT_EQ(rc, 0) << out.substr(0, 2000);
+  auto j = nlohmann::json::parse(out);
+  for (const auto& d : j["diagnostics"]) EXPECT_NE(d["code"], "out-of-memory") << d.dump();
+  EXPECT_EQ(j["findings"].size(), 2u);
+}
+
 // 20 MB of small @triton.jit functions appended to the forward output_code.py of s2_cuda is read
 // within a 400 MB address space: a file is parsed a piece at a time, so its tokens and nodes are never
 // all held at once. No out-of-memory diagnostic, and both compiles' findings.
