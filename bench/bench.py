@@ -190,9 +190,10 @@ def make_hostile(fixtures, out):
             at = t.rindex(b"\n", 0, at) + 1
             return t[:at] + lines.encode() + t[at:]
         return make
-    def dense_kernels(count, stmts):
+    def dense_kernels(count, stmts, distinct=False):
         # `count` copies of the compile's Triton kernel, each renamed and with `stmts` statements
         # more: many kernels under the per-kernel limit, whose bytes are nearly all statements.
+        # With `distinct`, every statement names three variables no other statement names.
         close = "'" * 3 + ", device_str='cuda')"
         def make(t):
             s = t.decode()
@@ -200,9 +201,15 @@ def make_hostile(fixtures, out):
             end = s.index(close, start) + len(close) + 1
             body = s[start:end]
             at = body.rindex(close)
-            body = body[:at] + "".join("    tmp%d = tmp12 * tmp11\n" % i for i in range(13, 13 + stmts)) + body[at:]
-            copies = "".join(body.replace(kernel, "%s_copy%d" % (kernel, n)) for n in range(count))
-            return (s[:end] + copies + s[end:]).encode()
+            copies = []
+            for n in range(count):
+                if distinct:
+                    k = n * stmts
+                    lines = "".join("    t%d = t%d * t%d\n" % (k + i, k + i + 10**7, k + i + 2 * 10**7) for i in range(stmts))
+                else:
+                    lines = "".join("    tmp%d = tmp12 * tmp11\n" % i for i in range(13, 13 + stmts))
+                copies.append((body[:at] + lines + body[at:]).replace(kernel, "%s_copy%d" % (kernel, n)))
+            return (s[:end] + "".join(copies) + s[end:]).encode()
         return make
     rng = random.Random(1)
     shapes = [
@@ -218,6 +225,7 @@ def make_hostile(fixtures, out):
          before("'" * 3 + ", device_str='cuda')",
                 "".join("    tmp%d = tmp12 * tmp11\n" % i for i in range(13, 800000)))),
         ("80 Triton kernels of 256 KB", "output_code.py", dense_kernels(80, 10000)),
+        ("80 Triton kernels of 256 KB, every name distinct", "output_code.py", dense_kernels(80, 10000, True)),
         ("a call function of 20 MB", "output_code.py",
          before("        return (buf1", "".join(launch.format(i=i) for i in range(2, 110000)))),
         ("an FX graph of 20 MB", "fx_graph_readable.py",
