@@ -238,6 +238,7 @@ class OutputCodeReader {
     const Expr* src = nullptr;
     if (triton) {
       if (s.value->items.size() >= 2) src = s.value->items[1];
+      k.backend = KernelBackend::Triton;
       std::string declared = s.value->items.empty() ? "" : string_arg(s.value->items[0]);
       if (!declared.empty() && declared != k.name)
         diags_.note("parse-kernel-name", "kernel variable " + k.name + " compiles Triton function " + declared,
@@ -255,7 +256,6 @@ class OutputCodeReader {
     if (triton) c_.device_type = "cuda";
     else if (c_.device_type.empty()) c_.device_type = "cpu";
     if (options_.max_kernel_bytes && src->text.size() > options_.max_kernel_bytes) {
-      if (triton) k.backend = KernelBackend::Triton;
       std::string why = "source of " + std::to_string(src->text.size()) + " bytes, over the limit of " +
                         std::to_string(options_.max_kernel_bytes) + " (--max-kernel-bytes)";
       diags_.warning("kernel-too-large", "kernel " + k.name + " not read: " + why, k.def_loc);

@@ -31,6 +31,23 @@ int run_in_400_mb(const std::string& input, std::string* out, const std::string&
                      out);
 }
 
+// `input` through the CLI in that address space, for the tests of memory bounds: asserts exit 0 and
+// reads the JSON report into `report`. `skipped` when a sanitizer build could not run in that space
+// (its allocator reserves more). Call inside ASSERT_NO_FATAL_FAILURE.
+void report_in_400_mb(const std::string& input, nlohmann::json& report, bool& skipped,
+                      const std::string& options = "") {
+  std::string out;
+  int rc = run_in_400_mb(input, &out, options);
+  skipped = out.find("Sanitizer") != std::string::npos;
+  if (skipped) return;
+  ASSERT_EQ(rc, 0) << out.substr(0, 2000);
+  report = nlohmann::json::parse(out);
+}
+
+void expect_no_out_of_memory(const nlohmann::json& report) {
+  for (const auto& d : report["diagnostics"]) EXPECT_NE(d["code"], "out-of-memory") << d.dump();
+}
+
 }  // namespace
 
 TEST(Cli, JsonDocumentHasFindingsWithTheDocumentedFields) {
@@ -304,12 +321,11 @@ TEST(Cli, AGraphFileOfManyShortLinesIsReadInBoundedMemory) {
   text.reserve(text.size() + 6000000);
   for (int i = 0; i < 3000000; ++i) text += "x\n";
   write_all(fx, text);
-  std::string out;
-  int rc = run_in_400_mb((t.path / "c").string(), &out);
-  if (out.find("Sanitizer") != std::string::npos) GTEST_SKIP() << "a sanitizer build reserves more than the limit";
-  ASSERT_EQ(rc, 0) << out.substr(0, 2000);
-  auto j = nlohmann::json::parse(out);
-  for (const auto& d : j["diagnostics"]) EXPECT_NE(d["code"], "out-of-memory") << d.dump();
+  nlohmann::json j;
+  bool skipped = false;
+  ASSERT_NO_FATAL_FAILURE(report_in_400_mb((t.path / "c").string(), j, skipped));
+  if (skipped) GTEST_SKIP() << "a sanitizer build reserves more than the limit";
+  expect_no_out_of_memory(j);
   EXPECT_EQ(j["findings"].size(), 2u);
 }
 
@@ -327,12 +343,11 @@ TEST(Cli, AFileOfManySmallFunctionsIsReadInBoundedMemory) {
             "    xindex = xoffset + tl.arange(0, XBLOCK)[:]\n    tmp0 = tl.load(in_ptr0 + (xindex), None)\n"
             "    tl.store(out_ptr0 + (xindex), tmp0, None)\n";
   write_all(copy, text);
-  std::string out;
-  int rc = run_in_400_mb((t.path / "c").string(), &out);
-  if (out.find("Sanitizer") != std::string::npos) GTEST_SKIP() << "a sanitizer build reserves more than the limit";
-  ASSERT_EQ(rc, 0) << out.substr(0, 2000);
-  auto j = nlohmann::json::parse(out);
-  for (const auto& d : j["diagnostics"]) EXPECT_NE(d["code"], "out-of-memory") << d.dump();
+  nlohmann::json j;
+  bool skipped = false;
+  ASSERT_NO_FATAL_FAILURE(report_in_400_mb((t.path / "c").string(), j, skipped));
+  if (skipped) GTEST_SKIP() << "a sanitizer build reserves more than the limit";
+  expect_no_out_of_memory(j);
   EXPECT_EQ(j["findings"].size(), 2u);
 }
 
@@ -363,16 +378,14 @@ TEST(Cli, AKernelOverTheSizeLimitIsNotReadAndTheRestIs) {
   TempDir t;
   std::string copy = s2_cuda_with_a_30_mb_kernel(t.path / "c");
   ASSERT_FALSE(copy.empty());
-  std::string out;
-  int rc = run_in_400_mb((t.path / "c").string(), &out);
-  if (out.find("Sanitizer") != std::string::npos) GTEST_SKIP() << "a sanitizer build reserves more than the limit";
-  ASSERT_EQ(rc, 0) << out.substr(0, 2000);
-  auto j = nlohmann::json::parse(out);
+  nlohmann::json j;
+  bool skipped = false;
+  ASSERT_NO_FATAL_FAILURE(report_in_400_mb((t.path / "c").string(), j, skipped));
+  if (skipped) GTEST_SKIP() << "a sanitizer build reserves more than the limit";
+  expect_no_out_of_memory(j);
   std::vector<nlohmann::json> too_large;
-  for (const auto& d : j["diagnostics"]) {
-    EXPECT_NE(d["code"], "out-of-memory") << d.dump();
+  for (const auto& d : j["diagnostics"])
     if (d["code"] == "kernel-too-large") too_large.push_back(d);
-  }
   ASSERT_EQ(too_large.size(), 1u) << j["diagnostics"].dump();
   EXPECT_EQ(too_large[0]["location"]["file"], copy);
   EXPECT_NE(too_large[0]["message"].get<std::string>().find("over the limit of 1048576 (--max-kernel-bytes)"),
@@ -395,11 +408,10 @@ TEST(Cli, RunningOutOfMemoryLeavesOneCompileOutAndSaysWhich) {
   TempDir t;
   std::string copy = s2_cuda_with_a_30_mb_kernel(t.path / "c");
   ASSERT_FALSE(copy.empty());
-  std::string out;
-  int rc = run_in_400_mb((t.path / "c").string(), &out, "--max-kernel-bytes 0");
-  if (out.find("Sanitizer") != std::string::npos) GTEST_SKIP() << "a sanitizer build reserves more than the limit";
-  ASSERT_EQ(rc, 0) << out.substr(0, 2000);
-  auto j = nlohmann::json::parse(out);
+  nlohmann::json j;
+  bool skipped = false;
+  ASSERT_NO_FATAL_FAILURE(report_in_400_mb((t.path / "c").string(), j, skipped, "--max-kernel-bytes 0"));
+  if (skipped) GTEST_SKIP() << "a sanitizer build reserves more than the limit";
   std::vector<std::string> oom;
   for (const auto& d : j["diagnostics"])
     if (d["code"] == "out-of-memory") oom.push_back(d["location"]["file"]);
