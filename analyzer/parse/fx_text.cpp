@@ -396,8 +396,8 @@ class ReadableBuilder {
     return out;
   }
   // Whether a node this builder added defines `name`: the graph's name index, less the nodes
-  // that define no name (the output, a bare call). A set of the names beside the index was as
-  // large as the graph's nodes on a large graph.
+  // that define no name (the output, a bare call). No set of the names beside the index: on a
+  // large graph it would be as large as the nodes.
   bool defines(std::string_view name) const {
     const FxNode* f = out_.find(name);
     if (!f) return false;
