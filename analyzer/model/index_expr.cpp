@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cstring>
+#include <string_view>
 #include <vector>
 
 namespace ilint {
@@ -228,6 +229,36 @@ bool is_triton_index_var(const std::string& n) {
 std::string numel_of(const std::string& index_var) {
   if (index_var == "rindex") return "rnumel";
   return index_var.substr(0, index_var.size() - std::string("index").size()) + "numel";  // xindex -> xnumel, r0_index -> r0_numel
+}
+
+void keep_index_definitions(Kernel& k) {
+  if (k.var_defs.empty()) return;
+  std::set<std::string, std::less<>> reached;  // texts, not views: erasing below frees definitions
+  std::vector<std::string_view> todo;
+  // Every word of a text that may name a definition: a superset of the parser's names.
+  auto names_in = [&](std::string_view text) {
+    for (size_t i = 0; i < text.size();) {
+      size_t j = i;
+      while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
+      if (j == i) {
+        ++i;
+        continue;
+      }
+      std::string_view word = text.substr(i, j - i);
+      if (!std::isdigit(static_cast<unsigned char>(word[0])) && reached.insert(std::string(word)).second) todo.push_back(word);
+      i = j;
+    }
+  };
+  for (const auto& a : k.loads) names_in(a.index.str());
+  for (const auto& a : k.stores) names_in(a.index.str());
+  for (const auto& [name, text] : k.var_defs)
+    if (name.ends_with("numel")) names_in(name);
+  while (!todo.empty()) {
+    std::string_view n = todo.back();
+    todo.pop_back();
+    if (auto d = k.var_defs.find(std::string(n)); d != k.var_defs.end()) names_in(d->second);
+  }
+  std::erase_if(k.var_defs, [&](const auto& d) { return !reached.contains(d.first); });
 }
 
 IndexEvaluator::IndexEvaluator(const Kernel& k, const std::map<std::string, int64_t>& scalars)

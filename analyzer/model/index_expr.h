@@ -26,6 +26,12 @@ bool is_triton_index_var(const std::string& name);
 // The numel that bounds an index variable: xindex -> xnumel, r0_index -> r0_numel, rindex -> rnumel.
 std::string numel_of(const std::string& index_var);
 
+// Drops the kernel's definitions (Kernel::var_defs) that no evaluation can ask for: those no load's
+// or store's index and no numel reaches, directly or through other definitions. The evaluator
+// expands only the names of those texts; a kernel of many non-`tmp` assignments would otherwise
+// keep the text of each for the whole run.
+void keep_index_definitions(Kernel& k);
+
 // Evaluates the index expressions of one kernel launch: a name is, in this order, bound by the
 // evaluation point, one of the launch's scalars, one of the kernel's numels, or one of the kernel's
 // definitions (Kernel::var_defs, `x0 = xindex % 16`), expanded.

@@ -9,6 +9,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "analyzer/model/index_expr.h"
 #include "analyzer/parse/python.h"
 #include "analyzer/parse/triton_decorator.h"
 
@@ -690,6 +691,7 @@ void TritonKernelReader::finish(const std::vector<py::ParseIssue>& issues, DiagS
   for (auto& r : k_.reductions) all_scans = all_scans && r.is_scan;
   if (all_scans) kind = KernelKind::Scan;
   k_.kind = kind;
+  keep_index_definitions(k_);
 }
 
 }  // namespace

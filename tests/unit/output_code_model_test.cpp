@@ -56,6 +56,14 @@ TEST(OutputCodeModel, S2CudaForwardScanKernel) {
   EXPECT_EQ(k.loads[0].index, "r0_1 + 16*x0");
   EXPECT_EQ(k.loads[0].value_dtype, DType::F32);
   for (const auto& cast : k.casts) EXPECT_NE(cast.to, DType::BF16);
+  // The definitions an index or a numel reaches are kept (`r0_1 = r0_index`, `x0 = xindex`,
+  // `xoffset = tl.program_id(0) * XBLOCK` through xindex); the masks, which no index names, are not.
+  EXPECT_EQ(k.var_defs.count("r0_1"), 1u);
+  EXPECT_EQ(k.var_defs.count("x0"), 1u);
+  EXPECT_EQ(k.var_defs.count("xoffset"), 1u);
+  EXPECT_EQ(k.var_defs.count("rnumel"), 1u);
+  EXPECT_EQ(k.var_defs.count("xmask"), 0u);
+  EXPECT_EQ(k.var_defs.count("r0_mask"), 0u);
   // Which FX nodes the kernel computes, and their dtypes from the graph.
   EXPECT_NE(std::find(k.fx_nodes.begin(), k.fx_nodes.end(), "add"), k.fx_nodes.end());
   const FxNode* add = find_fx_node(*c, "add");
