@@ -82,7 +82,7 @@ void analyze(const AnalyzeOptions& opts, Analysis& out) {
   const int jobs = out.jobs_used = jobs_for_input(opts, out.ingest.compiles.size());
   stage("parsing " + std::to_string(out.ingest.compiles.size()) + " compiles", "parse compiles");
   std::vector<CppKernelJob> cpp_kernels;
-  const ParseOptions parse_options{opts.keep_kernel_sources, opts.max_kernel_bytes};
+  const ParseOptions parse_options{opts.keep_kernel_sources, opts.max_kernel_bytes, opts.max_memory_ratio};
   out.files_read =
       build_compiles(out.ingest, out.program, out.diags, jobs, &cpp_kernels, parse_options);
   // The C++ kernels the hand reader declined (it read the others with their compile).

@@ -31,6 +31,7 @@ struct AnalyzeOptions {
   bool keep_kernel_sources = true;
   // A kernel whose source is longer is not read (parse_output_code); 0: no limit.
   size_t max_kernel_bytes = kDefaultMaxKernelBytes;
+  size_t max_memory_ratio = kDefaultMaxMemoryRatio;  // ParseOptions::max_memory_ratio
   // Called as each stage starts ("reading inputs", "parsing 12 compiles", ...), for a progress line.
   std::function<void(const std::string& stage)> on_stage;
 };

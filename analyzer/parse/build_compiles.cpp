@@ -151,7 +151,7 @@ bool holds_cpp_wrapper(std::string_view text) {
 // TORCH_TRACE's payloads (f is trace->files, `output_code` its output code payload).
 void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, size_t& files_read,
                std::vector<size_t>& cpp_kernels, DiagSink& diags, const std::string* output_code,
-               const ParseOptions& options, const TraceCompileSource* trace = nullptr) {
+               const ParseOptions& options, HeapBudget& budget, const TraceCompileSource* trace = nullptr) {
   c.files = f;
   std::string text;
   if (trace) {
@@ -161,6 +161,7 @@ void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, si
     c.id = "trace_" + cid + "_" + trace->graph_kind;
     c.graph_kind = trace->graph_kind;
     c.model_index = trace->model_index;
+    budget.add_input(trace->fx_graph.text.size());
     if (trace->fx_graph.first_line &&
         parse_fx_readable(f.fx_graph_readable, trace->fx_graph.text, c.fx, diags, FxReadableRead::Scan,
                           trace->fx_graph.first_line)) {
@@ -173,10 +174,12 @@ void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, si
     c.id = base;
     if (!parse_compile_dir_name(base, c.model_index, c.graph_kind, c.trailing_id)) c.graph_kind = "unknown";
     if (!f.fx_graph_readable.empty() && read_text_file(f.fx_graph_readable, text, diags)) {
+      budget.add_input(text.size());
       if (parse_fx_readable(f.fx_graph_readable, text, c.fx, diags)) ++files_read;
     }
   }
   if (!f.fx_json.empty() && read_text_file(f.fx_json, text, diags)) {
+    budget.add_input(text.size());
     FxGraph g;
     std::string version;
     if (parse_fx_json(f.fx_json, text, g, version, diags)) {
@@ -186,9 +189,10 @@ void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, si
     }
   }
   if (!f.output_code.empty() && output_code) {
+    budget.add_input(output_code->size(), /*held=*/true);
     parse_output_code(f.output_code, *output_code, c, diags,
                       {&cpp_kernels, trace ? trace->output_code.first_line : 1, options.max_kernel_bytes,
-                       options.keep_kernel_sources});
+                       options.keep_kernel_sources, &budget});
     ++files_read;
   }
   if (trace) {
@@ -243,10 +247,21 @@ void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, si
 // need not wait in memory for the C++ stage (~8% of the model's peak on the benchmark corpus).
 // Only those it declines stay in `cpp_kernels`, for that stage, where the installed reader (Clang)
 // reads them. Without `keep_kernel_sources` the sources of the others are dropped.
-void read_hand_cpp_kernels(Compile& c, std::vector<size_t>& cpp_kernels, bool keep_kernel_sources) {
+// Past the compile's memory budget a kernel is read by neither reader: it is said, as
+// parse_output_code says a Triton kernel past it.
+void read_hand_cpp_kernels(Compile& c, std::vector<size_t>& cpp_kernels, bool keep_kernel_sources,
+                           const HeapBudget& budget, DiagSink& diags) {
   std::vector<Kernel>& kernels = c.kernels;
-  if (cpp_hand_readers_enabled())
-    std::erase_if(cpp_kernels, [&](size_t k) { return read_cpp_kernel_hand(kernels[k], c.files.output_code); });
+  bool hand = cpp_hand_readers_enabled();
+  std::erase_if(cpp_kernels, [&](size_t k) {
+    if (budget.exceeded()) {
+      std::string why = budget.reason();
+      diags.warning("memory-budget", "kernel " + kernels[k].name + " not read: " + why, kernels[k].def_loc);
+      kernels[k].parse_errors.push_back(std::move(why));
+      return true;
+    }
+    return hand && read_cpp_kernel_hand(kernels[k], c.files.output_code);
+  });
   if (!keep_kernel_sources) {
     std::vector<char> waiting(kernels.size(), 0);
     for (size_t k : cpp_kernels) waiting[k] = 1;
@@ -347,9 +362,10 @@ size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags,
   std::vector<std::vector<size_t>> cpp_kernels(n);
   auto build = [&](size_t i, const std::string* output_code) {
     guard_memory(in.compiles[i], compiles[i], cpp_kernels[i], diags, [&] {
+      HeapBudget budget(options.max_memory_ratio);
       build_one(in.compiles[i], compiles[i], versions[i], read[i], cpp_kernels[i], diags, output_code,
-                options);
-      read_hand_cpp_kernels(compiles[i], cpp_kernels[i], options.keep_kernel_sources);
+                options, budget);
+      read_hand_cpp_kernels(compiles[i], cpp_kernels[i], options.keep_kernel_sources, budget, diags);
     });
   };
   // With the Clang reader, C++ wrappers are parsed several per Clang run (half of a wrapper's
@@ -412,10 +428,11 @@ size_t build_trace_compiles(std::vector<TraceCompileSource>&& sources, Program& 
     TraceCompileSource& src = sources[i];
     const CompileFiles files = src.files;
     guard_memory(files, compiles[i], cpp_kernels[i], diags, [&] {
+      HeapBudget budget(options.max_memory_ratio);
       build_one(src.files, compiles[i], versions[i], read[i], cpp_kernels[i], diags, &src.output_code.text,
-                options, &src);
+                options, budget, &src);
       src = TraceCompileSource{};  // the payloads are in the model now
-      read_hand_cpp_kernels(compiles[i], cpp_kernels[i], options.keep_kernel_sources);
+      read_hand_cpp_kernels(compiles[i], cpp_kernels[i], options.keep_kernel_sources, budget, diags);
     });
   });
   return add_compiles(std::move(compiles), versions, read, cpp_kernels, program, diags, jobs, nullptr);

@@ -20,6 +20,9 @@ struct ParseOptions {
   // theirs for that reader).
   bool keep_kernel_sources = true;
   size_t max_kernel_bytes = kDefaultMaxKernelBytes;  // parse_output_code's limit
+  // A compile's model may take this many bytes of memory per byte of its files (and
+  // kMemoryBudgetFloor): the kernels met past it are not read (HeapBudget). 0: no limit.
+  size_t max_memory_ratio = kDefaultMaxMemoryRatio;
 };
 size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags, int jobs,
                       std::vector<CppKernelJob>* cpp_kernels = nullptr, const ParseOptions& options = {});

@@ -263,6 +263,13 @@ class OutputCodeReader {
       c_.add_kernel(std::move(k));
       return;
     }
+    if (options_.budget && options_.budget->exceeded()) {
+      std::string why = options_.budget->reason();
+      diags_.warning("memory-budget", "kernel " + k.name + " not read: " + why, k.def_loc);
+      k.parse_errors.push_back(std::move(why));
+      c_.add_kernel(std::move(k));
+      return;
+    }
     k.source = src->text;
     // The string's content starts right after the opening quotes, on the same line.
     k.source_first_line = src->line;

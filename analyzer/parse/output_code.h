@@ -5,6 +5,7 @@
 
 #include "analyzer/model/model.h"
 #include "analyzer/util/diag.h"
+#include "analyzer/util/heap_budget.h"
 
 namespace ilint {
 
@@ -26,6 +27,9 @@ struct OutputCodeOptions {
   // Without it, a Triton kernel's source is dropped once read (C++ kernels keep theirs for their
   // reader, which runs later).
   bool keep_kernel_sources = true;
+  // With it, a kernel met once the compile's model is over its budget is not read, as one over
+  // max_kernel_bytes is not, with a `memory-budget` warning.
+  const HeapBudget* budget = nullptr;
 };
 
 // Fills c.kernels, c.inputs, c.buffers, c.launches, c.mutations, c.outputs, c.aot_ids from the

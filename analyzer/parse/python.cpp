@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "analyzer/util/heap_budget.h"
+
 namespace ilint::py {
 
 // ---------------------------------------------------------------- Arena
@@ -1538,14 +1540,23 @@ void parse_pieces(Module& m, std::string_view source, int line_offset, size_t pi
   // faults for every file), unless a huge file made it huge.
   thread_local std::vector<Token> toks;
   toks.clear();
+  // The token vector's memory (its reservation, growth and release) is the thread's scratch, not
+  // the model of what is read: it is left out of the memory budget (heap_budget.h). A Triton
+  // kernel's source is parsed inside output_code.py's piece with the same vector.
   // About one token per 5 bytes in Inductor output: one reservation instead of ~15 regrowths.
-  toks.reserve(std::min(source.size() / 5, piece + kMaxLineTokens) + 16);
+  {
+    HeapUncounted scratch;
+    toks.reserve(std::min(source.size() / 5, piece + kMaxLineTokens) + 16);
+  }
   TokenizerState st;
   Parser parser(toks, m, m.issues);
   std::vector<ParseIssue> token_issues;
   for (bool last = false; !last;) {
     toks.clear();
-    last = tokenize_piece(source, st, toks, &token_issues, piece);
+    {
+      HeapUncounted scratch;
+      last = tokenize_piece(source, st, toks, &token_issues, piece);
+    }
     for (auto& i : token_issues) m.issues.push_back({i.line + line_offset, i.col, std::move(i.message)});
     token_issues.clear();
     m.stmts.reserve(toks.size() / 10 + 4);  // about one statement per 12 tokens in Inductor output
@@ -1554,7 +1565,10 @@ void parse_pieces(Module& m, std::string_view source, int line_offset, size_t pi
     each(m);
   }
   constexpr size_t kKeepTokens = size_t(1) << 16;  // ~4.5 MB: kept for the next file, more is given back
-  if (toks.capacity() > kKeepTokens) std::vector<Token>().swap(toks);
+  if (toks.capacity() > kKeepTokens) {
+    HeapUncounted scratch;
+    std::vector<Token>().swap(toks);
+  }
 }
 
 void parse_into(Module& m, std::string_view source, int line_offset) {

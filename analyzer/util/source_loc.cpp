@@ -10,6 +10,7 @@
 #include <ostream>
 
 #include "analyzer/util/hash.h"
+#include "analyzer/util/heap_budget.h"
 
 namespace ilint {
 
@@ -34,7 +35,10 @@ class PoolTable {
     }
   }
   void insert(const T* value, uint64_t h) {
-    if ((used_ + 1) * 4 > slots_.size() * 3) grow();
+    if ((used_ + 1) * 4 > slots_.size() * 3) {
+      HeapUncounted shared_growth;
+      grow();
+    }
     place(value, h);
     ++used_;
   }
@@ -50,6 +54,11 @@ class PoolTable {
     uint64_t hash = 0;
     const T* value = nullptr;
   };
+
+ public:
+  static constexpr size_t kSlotBytes = sizeof(Slot);
+
+ private:
   void place(const T* value, uint64_t h) {
     size_t i = h & mask_;
     while (slots_[i].value) i = (i + 1) & mask_;
@@ -91,6 +100,8 @@ class Pool {
       if (!v) {
         v = &pool->values_.emplace_back(key);
         pool->shared_.insert(v, h);
+        // The table's share of an entry: between 3/8 and 3/4 full, two slots on average.
+        heap_charge(2 * PoolTable<T>::kSlotBytes);
       }
     }
     mine.insert(v, h);

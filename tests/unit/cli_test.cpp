@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -397,6 +398,90 @@ TEST(Cli, AKernelOverTheSizeLimitIsNotReadAndTheRestIs) {
     for (const auto& k : c["incomplete_kernels"])
       listed |= k["kernel"] == "triton_per_fused_add_cumsum_div_expand_mul_slice_sub_view_0" && !k["body_read"];
   EXPECT_TRUE(listed) << j["coverage"].dump();
+}
+
+namespace {
+
+// s2_cuda's compiles under `dir`, the forward compile given `copies` more Triton kernels: copies of
+// its kernel, renamed, each with `statements` statements more that name three variables no other
+// statement names (`t5 = t10000005 * t20000005`), so that every statement adds names to the model.
+// Each kernel stays under the size limit. Returns the forward output_code.py.
+std::string s2_cuda_with_kernels_of_distinct_names(const std::filesystem::path& dir, int copies, int statements) {
+  std::string copy = copy_s2_cuda_compiles(dir);
+  if (copy.empty()) return "";
+  std::string text = read_all(copy);
+  const std::string name = "triton_per_fused_add_cumsum_div_expand_mul_slice_sub_view_0";
+  const std::string close = "''', device_str='cuda')";
+  size_t start = text.find(name + " = async_compile.triton(");
+  size_t end = start == std::string::npos ? start : text.find(close, start);
+  if (end == std::string::npos) return "";
+  end += close.size() + 1;
+  const std::string definition = text.substr(start, end - start);
+  std::string added;
+  for (int n = 0; n < copies; ++n) {
+    std::string body = definition;
+    std::string lines;
+    for (int i = 0; i < statements; ++i) {
+      long k = static_cast<long>(n) * statements + i;
+      lines += "    t" + std::to_string(k) + " = t" + std::to_string(k + 10000000) + " * t" +
+               std::to_string(k + 20000000) + "\n";
+    }
+    body.insert(body.rfind(close), lines);
+    const std::string suffix = "_copy" + std::to_string(n);
+    for (size_t at = 0; (at = body.find(name, at)) != std::string::npos; at += name.size() + suffix.size())
+      body.insert(at + name.size(), suffix);
+    added += body;
+  }
+  text.insert(end, added);
+  write_all(copy, text);
+  return copy;
+}
+
+}  // namespace
+
+// A compile whose model outgrows its memory budget (--max-memory-ratio, default 3 bytes per byte
+// of its files, and 16 MiB) stops reading kernels: each kernel met past it is named in a
+// memory-budget warning and listed as not read in the coverage account, and the rest of the
+// capture is analyzed. The input: 24 kernels of 256 KB whose
+// every statement names new variables, ~9 bytes of model per byte. With the ratio 0 every kernel
+// is read. Needs a CLI that counts its heap per thread (linked with jemalloc).
+TEST(Cli, AModelOverItsMemoryBudgetStopsReadingKernelsAndSaysWhich) {
+#ifndef ILINT_CLI_COUNTS_HEAP
+  GTEST_SKIP() << "this CLI is built without jemalloc: it counts no heap, and keeps no budget";
+#endif
+  TempDir t;
+  std::string copy = s2_cuda_with_kernels_of_distinct_names(t.path / "c", 24, 8000);
+  ASSERT_FALSE(copy.empty());
+  nlohmann::json j;
+  bool skipped = false;
+  ASSERT_NO_FATAL_FAILURE(report_in_400_mb((t.path / "c").string(), j, skipped));
+  if (skipped) GTEST_SKIP() << "a sanitizer build reserves more than the limit";
+  const std::string kernel = "triton_per_fused_add_cumsum_div_expand_mul_slice_sub_view_0";
+  std::set<std::string> unread;
+  for (const auto& d : j["diagnostics"]) {
+    if (d["code"] != "memory-budget") continue;
+    EXPECT_EQ(d["location"]["file"], copy);
+    std::string m = d["message"];
+    EXPECT_NE(m.find("over its budget of"), std::string::npos) << m;
+    EXPECT_NE(m.find("--max-memory-ratio"), std::string::npos) << m;
+    size_t from = std::string("kernel ").size();
+    unread.insert(m.substr(from, m.find(" not read") - from));
+  }
+  // The first kernels are read before the budget is reached, the last ones are not.
+  EXPECT_GE(unread.size(), 1u) << j["diagnostics"].dump();
+  EXPECT_LT(unread.size(), 24u);
+  EXPECT_TRUE(unread.count(kernel + "_copy23"));
+  EXPECT_FALSE(unread.count(kernel));
+  std::set<std::string> listed;
+  for (const auto& c : j["coverage"]["compiles"])
+    for (const auto& k : c["incomplete_kernels"])
+      if (!k["body_read"]) listed.insert(k["kernel"]);
+  for (const auto& k : unread) EXPECT_TRUE(listed.count(k)) << k;
+  // Both compiles' findings: the forward one is in its first kernel, read before the budget ran out.
+  EXPECT_EQ(j["findings"].size(), 2u);
+
+  ASSERT_NO_FATAL_FAILURE(report_in_400_mb((t.path / "c").string(), j, skipped, "--max-memory-ratio 0"));
+  for (const auto& d : j["diagnostics"]) EXPECT_NE(d["code"], "memory-budget") << d.dump();
 }
 
 // Under a memory limit, an input whose model needs more than it (the 30 MB kernel above, read
