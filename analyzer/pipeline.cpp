@@ -82,7 +82,8 @@ void analyze(const AnalyzeOptions& opts, Analysis& out) {
   const int jobs = out.jobs_used = jobs_for_input(opts, out.ingest.compiles.size());
   stage("parsing " + std::to_string(out.ingest.compiles.size()) + " compiles", "parse compiles");
   std::vector<CppKernelJob> cpp_kernels;
-  const ParseOptions parse_options{opts.keep_kernel_sources, opts.max_kernel_bytes, opts.max_memory_ratio};
+  const ParseOptions parse_options{opts.keep_kernel_sources, opts.max_kernel_bytes, opts.max_memory_ratio,
+                                   !out.ingest.trace_logs.empty()};
   out.files_read =
       build_compiles(out.ingest, out.program, out.diags, jobs, &cpp_kernels, parse_options);
   // The C++ kernels the hand reader declined (it read the others with their compile).
@@ -105,7 +106,7 @@ void analyze(const AnalyzeOptions& opts, Analysis& out) {
   std::shared_ptr<DynamoLogs> logs = logs_read.valid() ? logs_read.get() : read_dynamo_logs(out.ingest, out.diags);
   // A TORCH_TRACE given without its compile folders is a whole input: the compiles its payloads
   // hold are read as a folder's files are, before the logs' compiles are joined to the model's.
-  std::vector<TraceCompileSource> from_trace = take_unread_trace_compiles(*logs, out.diags);
+  std::vector<TraceCompileSource> from_trace = take_unread_trace_compiles(*logs, out.program, out.diags);
   if (size_t n = from_trace.size()) {
     stage("reading " + std::to_string(n) + " compiles from TORCH_TRACE", "trace compiles");
     out.files_read += build_trace_compiles(std::move(from_trace), out.program, out.diags,

@@ -19,7 +19,7 @@
 #include "analyzer/dynamo/readers.h"
 #include "analyzer/model/sym_expr.h"
 #include "analyzer/dynamo/dynamo_model.h"
-#include "analyzer/util/read_file.h"
+#include "analyzer/util/hash.h"
 #include "analyzer/util/text.h"
 
 namespace ilint {
@@ -280,42 +280,31 @@ std::shared_ptr<DynamoLogs> read_dynamo_logs(const IngestResult& in, DiagSink& d
   return logs;
 }
 
-std::vector<TraceCompileSource> take_unread_trace_compiles(DynamoLogs& logs, DiagSink& diags) {
+std::vector<TraceCompileSource> take_unread_trace_compiles(DynamoLogs& logs, const Program& program, DiagSink& diags) {
   std::vector<TraceCompileSource> unread;
+  // The hash of each folder's output_code.py text, by the file's path.
+  std::map<FilePath, uint64_t> hash_of;
+  for (const Compile& c : program.compiles)
+    if (c.output_code_hash && c.files.trace_compile_id.empty()) hash_of[c.files.output_code] = c.output_code_hash;
   for (auto& read : logs.captures) {
     std::vector<TraceCompileSource>& sources = read.tr.compile_sources;
     if (sources.empty()) continue;
-    // A payload is the compile of a folder when the folder's output_code.py holds the same text:
-    // only folders whose file has the payload's size are read again, to compare digests.
+    // A payload is the compile of a folder when the folder's output_code.py holds the same text.
     // The folder of the same AOT ID (model__N_<kind>_...) is the same compile, whatever it holds; a
     // cpp_wrapper=True module names no AOT ID, and is found by its text alone.
-    std::map<uintmax_t, std::vector<const CompileFiles*>> folders_by_size;
+    std::set<uint64_t> folder_hashes;
     std::map<std::pair<int, std::string>, const CompileFiles*> folders_by_aot_id;
     for (const CompileFiles* f : read.cap.folders) {
       int index = -1;
       std::string kind, trailing;
       if (parse_compile_dir_name(basename_of(f->dir), index, kind, trailing)) folders_by_aot_id[{index, kind}] = f;
-      std::error_code ec;
-      if (f->output_code.empty()) continue;
-      uintmax_t size = fs::file_size(f->output_code.str(), ec);
-      if (!ec) folders_by_size[size].push_back(f);
+      if (auto h = hash_of.find(f->output_code); h != hash_of.end()) folder_hashes.insert(h->second);
     }
-    std::map<const CompileFiles*, std::string> folder_md5;
     for (auto& src : sources) {
       const CompileFiles* named = nullptr;
       if (auto n = folders_by_aot_id.find({src.model_index, src.graph_kind}); src.model_index >= 0 && n != folders_by_aot_id.end())
         named = n->second;
-      bool in_folder = false;
-      auto it = folders_by_size.find(src.output_code.text.size());
-      if (it != folders_by_size.end())
-        for (const CompileFiles* f : it->second) {
-          auto [m, fresh] = folder_md5.try_emplace(f);
-          if (fresh) {
-            std::string text;
-            if (read_text_file(f->output_code, text, diags)) m->second = md5_hex(text);
-          }
-          if (m->second == src.output_code_md5) in_folder = true;
-        }
+      bool in_folder = folder_hashes.count(text_hash(src.output_code.text)) > 0;
       if (named && !in_folder && !named->output_code.empty())
         diags.note("trace-folder-mismatch",
                    "the TORCH_TRACE output code of compile " + src.files.trace_compile_id + " (AOT ID " +

@@ -18,9 +18,9 @@ struct DynamoLogs;
 std::shared_ptr<DynamoLogs> read_dynamo_logs(const IngestResult& in, DiagSink& diags);
 size_t build_dynamo_model(const IngestResult& in, DynamoLogs& logs, Program& program, DiagSink& diags);
 // Between the two: the compiles whose output code a capture's TORCH_TRACE holds and none of the
-// capture's compile folders does (the same text), moved out of `logs` for build_trace_compiles.
-// The payloads of the others are dropped.
-std::vector<TraceCompileSource> take_unread_trace_compiles(DynamoLogs& logs, DiagSink& diags);
+// capture's compile folders does (the same text: Compile::output_code_hash, which the parse stage
+// set), moved out of `logs` for build_trace_compiles. The payloads of the others are dropped.
+std::vector<TraceCompileSource> take_unread_trace_compiles(DynamoLogs& logs, const Program& program, DiagSink& diags);
 // Both steps, one after the other.
 size_t build_dynamo_model(const IngestResult& in, Program& program, DiagSink& diags);
 

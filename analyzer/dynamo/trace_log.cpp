@@ -456,7 +456,6 @@ class TraceReader : public LineSink {
       src.graph_kind = p.output_codes == 0 ? "forward" : "backward";
     }
     ++p.output_codes;
-    src.output_code_md5 = payload_md5();
     src.output_code = take_payload();
     src.files.output_code = path_;
     src.files.trace_compile_id = id.str();

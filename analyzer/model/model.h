@@ -348,7 +348,6 @@ struct TraceCompileSource {
   int model_index = -1;    // N of "# AOT ID: ['N_forward']" (-1: a cpp_wrapper module has no header)
   std::string fx_graph_event;  // the event the FX graph came from ("aot_forward_graph")
   TracePayload output_code, fx_graph, runnable, provenance;
-  std::string output_code_md5;
 };
 
 struct Compile {
@@ -360,6 +359,9 @@ struct Compile {
   std::string device_type;       // "cuda", "cpu" (from kernels or devices)
   bool cpp_wrapper = false;
   CompileFiles files;
+  // text_hash of the output_code.py text read, when the input holds a TORCH_TRACE log (0: not
+  // read, or no log): a compile the log's payloads hold is this folder's when the texts hash alike.
+  uint64_t output_code_hash = 0;
 
   FxGraph fx;                    // fx_graph_readable.py (or FX JSON)
   std::vector<GraphInput> inputs;

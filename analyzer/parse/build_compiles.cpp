@@ -20,6 +20,7 @@
 #include "analyzer/parse/line_scan.h"
 #include "analyzer/parse/output_code.h"
 #include "analyzer/parse/build_compiles.h"
+#include "analyzer/util/hash.h"
 #include "analyzer/util/parallel.h"
 #include "analyzer/util/read_file.h"
 
@@ -367,6 +368,7 @@ size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags,
                 options, budget);
       read_hand_cpp_kernels(compiles[i], cpp_kernels[i], options.keep_kernel_sources, budget, diags);
     });
+    if (options.hash_output_code && output_code) compiles[i].output_code_hash = text_hash(*output_code);
   };
   // With the Clang reader, C++ wrappers are parsed several per Clang run (half of a wrapper's
   // parse is a fixed cost): a thread takes runs of consecutive compiles, and at the first

@@ -23,6 +23,8 @@ struct ParseOptions {
   // A compile's model may take this many bytes of memory per byte of its files (and
   // kMemoryBudgetFloor): the kernels met past it are not read (HeapBudget). 0: no limit.
   size_t max_memory_ratio = kDefaultMaxMemoryRatio;
+  // Sets each folder compile's output_code_hash (an input with a TORCH_TRACE log).
+  bool hash_output_code = false;
 };
 size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags, int jobs,
                       std::vector<CppKernelJob>* cpp_kernels = nullptr, const ParseOptions& options = {});
