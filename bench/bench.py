@@ -172,8 +172,8 @@ def table(rows, jobs):
 
 
 def make_hostile(fixtures, out):
-    """Copies of the s2_cuda capture's compile folders (no logs) whose forward output_code.py (or
-    fx_graph_readable.py) is made hostile, one way each: (label, path)."""
+    """Copies of the s2_cuda capture's compile folders (no logs; s2_cpu's for a C++ shape) whose
+    forward output_code.py (or fx_graph_readable.py) is made hostile, one way each: (label, path)."""
     src = os.path.join(fixtures, "s2_cuda", "torch_compile_debug")
     small_fn = ("\n@triton.jit\ndef k{i}(in_ptr0, out_ptr0, xnumel, XBLOCK: tl.constexpr):\n"
                 "    xoffset = tl.program_id(0) * XBLOCK\n    xindex = xoffset + tl.arange(0, XBLOCK)[:]\n"
@@ -211,6 +211,23 @@ def make_hostile(fixtures, out):
                 copies.append((body[:at] + lines + body[at:]).replace(kernel, "%s_copy%d" % (kernel, n)))
             return (s[:end] + "".join(copies) + s[end:]).encode()
         return make
+    def cpp_chains(count, stmts):
+        # `count` copies of the compile's first C++ kernel, renamed, each with `stmts` locals more
+        # in its innermost block (`auto t5 = t4 * t4;`): the hand reader reads them all.
+        cpp = "cpp_fused_add_expand_mul_slice_sub_view_0"
+        def make(t):
+            s = t.decode()
+            start = s.index(cpp + " = async_compile.cpp_pybinding(")
+            end = s.index("\n''')\n", start) + 6
+            body = s[start:end]
+            at = body.index("                        tmp9.store(")
+            copies = []
+            for n in range(count):
+                lines = "                        auto t0 = tmp9 * tmp9;\n" + "".join(
+                    "                        auto t%d = t%d * t%d;\n" % (i, i - 1, i - 1) for i in range(1, stmts))
+                copies.append((body[:at] + lines + body[at:]).replace(cpp, "%s_copy%d" % (cpp, n)))
+            return (s[:end] + "".join(copies) + s[end:]).encode()
+        return make
     rng = random.Random(1)
     shapes = [
         ("1 MB of `$` on one line", "output_code.py", lambda t: t + b"$" * 1000000),
@@ -230,12 +247,14 @@ def make_hostile(fixtures, out):
          before("        return (buf1", "".join(launch.format(i=i) for i in range(2, 110000)))),
         ("an FX graph of 20 MB", "fx_graph_readable.py",
          before("        return (div", "".join(node.format(i=i) for i in range(250000)))),
+        # s2_cpu's: a C++ kernel's block of many locals, each declared from the one before.
+        ("48 C++ kernels of 8,000 chained locals", "output_code.py", cpp_chains(48, 8000), "s2_cpu"),
     ]
     rows = []
-    for n, (label, name, make) in enumerate(shapes):
+    for n, (label, name, make, *capture) in enumerate(shapes):
         dst = os.path.join(out, "h%d" % n, "torch_compile_debug")
         shutil.rmtree(dst, ignore_errors=True)
-        shutil.copytree(src, dst)
+        shutil.copytree(os.path.join(fixtures, capture[0], "torch_compile_debug") if capture else src, dst)
         for d, _, names in os.walk(dst):
             if name in names and "forward" in d:
                 p = os.path.join(d, name)
