@@ -16,14 +16,15 @@ using namespace ilint::testing;
 
 namespace {
 
-// A copy of s2_cuda's compile folders (no logs) at `dir`; the path of its forward output_code.py.
-std::string copy_s2_cuda_compiles(const std::filesystem::path& dir) {
-  std::filesystem::copy(fixture("s2_cuda") + "/torch_compile_debug", dir, std::filesystem::copy_options::recursive);
+// A copy of a fixture's compile folders (no logs) at `dir`; the path of its forward output_code.py.
+std::string copy_forward_compiles(const std::string& capture, const std::filesystem::path& dir) {
+  std::filesystem::copy(fixture(capture) + "/torch_compile_debug", dir, std::filesystem::copy_options::recursive);
   for (auto& e : std::filesystem::recursive_directory_iterator(dir))
     if (e.path().filename() == "output_code.py" && e.path().string().find("forward") != std::string::npos)
       return e.path().string();
   return "";
 }
+std::string copy_s2_cuda_compiles(const std::filesystem::path& dir) { return copy_forward_compiles("s2_cuda", dir); }
 
 // The CLI on `input`, JSON to stdout, in an address space of 400 MB; its exit status.
 int run_in_400_mb(const std::string& input, std::string* out, const std::string& options = "") {
@@ -439,49 +440,112 @@ std::string s2_cuda_with_kernels_of_distinct_names(const std::filesystem::path& 
 
 }  // namespace
 
-// A compile whose model outgrows its memory budget (--max-memory-ratio, default 3 bytes per byte
-// of its files, and 16 MiB) stops reading kernels: each kernel met past it is named in a
-// memory-budget warning and listed as not read in the coverage account, and the rest of the
-// capture is analyzed. The input: 24 kernels of 256 KB whose
-// every statement names new variables, ~9 bytes of model per byte. With the ratio 0 every kernel
-// is read. Needs a CLI that counts its heap per thread (linked with jemalloc).
-TEST(Cli, AModelOverItsMemoryBudgetStopsReadingKernelsAndSaysWhich) {
-#ifndef ILINT_CLI_COUNTS_HEAP
-  GTEST_SKIP() << "this CLI is built without jemalloc: it counts no heap, and keeps no budget";
-#endif
-  TempDir t;
-  std::string copy = s2_cuda_with_kernels_of_distinct_names(t.path / "c", 24, 8000);
-  ASSERT_FALSE(copy.empty());
-  nlohmann::json j;
-  bool skipped = false;
-  ASSERT_NO_FATAL_FAILURE(report_in_400_mb((t.path / "c").string(), j, skipped));
-  if (skipped) GTEST_SKIP() << "a sanitizer build reserves more than the limit";
-  const std::string kernel = "triton_per_fused_add_cumsum_div_expand_mul_slice_sub_view_0";
+namespace {
+
+// The kernels a report's memory-budget warnings name, each warning checked (its file, its numbers,
+// the flag), and each of them listed as not read in the coverage account.
+std::set<std::string> kernels_past_the_memory_budget(const nlohmann::json& report, const std::string& file) {
   std::set<std::string> unread;
-  for (const auto& d : j["diagnostics"]) {
+  for (const auto& d : report["diagnostics"]) {
     if (d["code"] != "memory-budget") continue;
-    EXPECT_EQ(d["location"]["file"], copy);
+    EXPECT_EQ(d["location"]["file"], file);
     std::string m = d["message"];
     EXPECT_NE(m.find("over its budget of"), std::string::npos) << m;
     EXPECT_NE(m.find("--max-memory-ratio"), std::string::npos) << m;
     size_t from = std::string("kernel ").size();
     unread.insert(m.substr(from, m.find(" not read") - from));
   }
-  // The first kernels are read before the budget is reached, the last ones are not.
+  std::set<std::string> listed;
+  for (const auto& c : report["coverage"]["compiles"])
+    for (const auto& k : c["incomplete_kernels"])
+      if (!k["body_read"]) listed.insert(k["kernel"]);
+  for (const auto& k : unread) EXPECT_TRUE(listed.count(k)) << k;
+  return unread;
+}
+
+// The report of `dir` (holding `copy`, a forward output_code.py given 24 copies of `kernel`) in
+// 400 MB with --max-memory-ratio 0 (every kernel read), then with the default budget: past it the
+// last copies are not read, each named and listed as such, and the kernels before it are read
+// (the same findings). Call inside ASSERT_NO_FATAL_FAILURE.
+void expect_the_budget_stops_the_last_copies(const std::filesystem::path& dir, const std::string& copy,
+                                             const std::string& kernel) {
+  nlohmann::json j;
+  bool skipped = false;
+  ASSERT_NO_FATAL_FAILURE(report_in_400_mb(dir.string(), j, skipped, "--max-memory-ratio 0"));
+  if (skipped) GTEST_SKIP() << "a sanitizer build reserves more than the limit";
+  for (const auto& d : j["diagnostics"]) EXPECT_NE(d["code"], "memory-budget") << d.dump();
+  const size_t findings = j["findings"].size();
+
+  ASSERT_NO_FATAL_FAILURE(report_in_400_mb(dir.string(), j, skipped));
+  // What the budget stopped, Clang did not read either.
+  for (const auto& d : j["diagnostics"]) EXPECT_NE(d["code"], "cpp-kernel-parse") << d.dump();
+  std::set<std::string> unread = kernels_past_the_memory_budget(j, copy);
   EXPECT_GE(unread.size(), 1u) << j["diagnostics"].dump();
   EXPECT_LT(unread.size(), 24u);
   EXPECT_TRUE(unread.count(kernel + "_copy23"));
   EXPECT_FALSE(unread.count(kernel));
-  std::set<std::string> listed;
-  for (const auto& c : j["coverage"]["compiles"])
-    for (const auto& k : c["incomplete_kernels"])
-      if (!k["body_read"]) listed.insert(k["kernel"]);
-  for (const auto& k : unread) EXPECT_TRUE(listed.count(k)) << k;
-  // Both compiles' findings: the forward one is in its first kernel, read before the budget ran out.
-  EXPECT_EQ(j["findings"].size(), 2u);
+  EXPECT_EQ(j["findings"].size(), findings);  // the copies add none: every finding is kept
+}
 
-  ASSERT_NO_FATAL_FAILURE(report_in_400_mb((t.path / "c").string(), j, skipped, "--max-memory-ratio 0"));
-  for (const auto& d : j["diagnostics"]) EXPECT_NE(d["code"], "memory-budget") << d.dump();
+}  // namespace
+
+
+namespace {
+
+// s2_cpu's compiles under `dir`, the forward compile given `copies` more C++ kernels: copies of its
+// first kernel, renamed, each with `locals` locals more in its innermost block, each declared from
+// the one before (`auto t5=t4*t4;`, a line of ~16 bytes), which the hand reader reads. Returns the
+// forward output_code.py.
+std::string s2_cpu_with_kernels_of_many_locals(const std::filesystem::path& dir, int copies, int locals) {
+  std::string copy = copy_forward_compiles("s2_cpu", dir);
+  if (copy.empty()) return "";
+  std::string text = read_all(copy);
+  const std::string name = "cpp_fused_add_expand_mul_slice_sub_view_0";
+  size_t start = text.find(name + " = async_compile.cpp_pybinding(");
+  size_t end = start == std::string::npos ? start : text.find("\n''')\n", start);
+  if (end == std::string::npos) return "";
+  end += 6;
+  const std::string definition = text.substr(start, end - start);
+  size_t at = definition.find("                        tmp9.store(");
+  if (at == std::string::npos) return "";
+  std::string added;
+  for (int n = 0; n < copies; ++n) {
+    // Numbered apart in each copy: kernels of the same source are read once.
+    std::string lines = "auto t" + std::to_string(n * locals) + "=tmp9*tmp9;\n";
+    for (int i = n * locals + 1; i < (n + 1) * locals; ++i)
+      lines += "auto t" + std::to_string(i) + "=t" + std::to_string(i - 1) + "*t" + std::to_string(i - 1) + ";\n";
+    std::string body = definition;
+    body.insert(at, lines);
+    body.insert(name.size(), "_copy" + std::to_string(n));
+    added += body;
+  }
+  text.insert(end, added);
+  write_all(copy, text);
+  return copy;
+}
+
+}  // namespace
+
+// A compile whose model outgrows its memory budget (--max-memory-ratio, default 3 bytes per byte
+// of its files, and 16 MiB) stops reading kernels: each kernel met past it is read by no reader
+// (not the hand reader, not Clang), named in a memory-budget warning and listed as not read in the
+// coverage account, and the rest of the capture is analyzed. The inputs: 24 Triton kernels of
+// 256 KB whose every statement names new variables (~9 bytes of model per byte), and 24 C++
+// kernels of 8,000 locals each declared from the one before. Needs a CLI that counts its heap per
+// thread (linked with jemalloc).
+TEST(Cli, KernelsPastTheMemoryBudgetAreReadByNoReader) {
+#ifndef ILINT_CLI_COUNTS_HEAP
+  GTEST_SKIP() << "this CLI is built without jemalloc: it counts no heap, and keeps no budget";
+#endif
+  TempDir t;
+  std::string triton = s2_cuda_with_kernels_of_distinct_names(t.path / "triton", 24, 8000);
+  ASSERT_FALSE(triton.empty());
+  ASSERT_NO_FATAL_FAILURE(expect_the_budget_stops_the_last_copies(
+      t.path / "triton", triton, "triton_per_fused_add_cumsum_div_expand_mul_slice_sub_view_0"));
+  std::string cpp = s2_cpu_with_kernels_of_many_locals(t.path / "cpp", 24, 8000);
+  ASSERT_FALSE(cpp.empty());
+  ASSERT_NO_FATAL_FAILURE(
+      expect_the_budget_stops_the_last_copies(t.path / "cpp", cpp, "cpp_fused_add_expand_mul_slice_sub_view_0"));
 }
 
 // Under a memory limit, an input whose model needs more than it (the 30 MB kernel above, read
