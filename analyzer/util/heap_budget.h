@@ -32,8 +32,6 @@ class HeapBudget {
   bool exceeded() const { return ratio_ && counted() && used() > allowed(); }
   size_t used() const;
   size_t allowed() const { return kMemoryBudgetFloor + ratio_ * input_; }
-  size_t input() const { return input_; }
-  size_t ratio() const { return ratio_; }
   // "the compile's model took 130 MiB, over its budget of 100 MiB (3 times its files' 28 MiB,
   // and 16 MiB; --max-memory-ratio)": for the warning of what was not read.
   std::string reason() const;
@@ -48,9 +46,11 @@ class HeapBudget {
   int64_t adjustment0_ = 0;
 };
 
-// The intern pool's table serves every compile of the run and doubles at once: a compile that
-// happens to make it double did not take that memory for itself. Its growth is left out of what
-// the thread counts, and each entry a compile adds is charged its share of the table instead.
+// Memory a thread keeps for the whole run, not for the compile it is reading, is left out of what
+// it counts while one of these lives: the intern pool's shared table, which doubles at once (a
+// compile that happens to make it double did not take that memory for itself; each entry a compile
+// adds is charged its share of the table instead, heap_charge), and the tokenizer's token vector,
+// the thread's scratch.
 class HeapUncounted {
  public:
   HeapUncounted();
