@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "analyzer/util/text.h"
+
 namespace ilint {
 
 struct IndexExprNode {
@@ -239,7 +241,7 @@ void keep_index_definitions(Kernel& k) {
   auto names_in = [&](std::string_view text) {
     for (size_t i = 0; i < text.size();) {
       size_t j = i;
-      while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
+      while (j < text.size() && is_ident_char(text[j])) ++j;
       if (j == i) {
         ++i;
         continue;

@@ -255,17 +255,18 @@ class OutputCodeReader {
     }
     if (triton) c_.device_type = "cuda";
     else if (c_.device_type.empty()) c_.device_type = "cpu";
+    // A kernel over the size limit, or met past the memory budget, is said and not read.
+    std::string code, why;
     if (options_.max_kernel_bytes && src->text.size() > options_.max_kernel_bytes) {
-      std::string why = "source of " + std::to_string(src->text.size()) + " bytes, over the limit of " +
-                        std::to_string(options_.max_kernel_bytes) + " (--max-kernel-bytes)";
-      diags_.warning("kernel-too-large", "kernel " + k.name + " not read: " + why, k.def_loc);
-      k.parse_errors.push_back(std::move(why));
-      c_.add_kernel(std::move(k));
-      return;
+      code = "kernel-too-large";
+      why = "source of " + std::to_string(src->text.size()) + " bytes, over the limit of " +
+            std::to_string(options_.max_kernel_bytes) + " (--max-kernel-bytes)";
+    } else if (options_.budget && options_.budget->exceeded()) {
+      code = "memory-budget";
+      why = options_.budget->reason();
     }
-    if (options_.budget && options_.budget->exceeded()) {
-      std::string why = options_.budget->reason();
-      diags_.warning("memory-budget", "kernel " + k.name + " not read: " + why, k.def_loc);
+    if (!why.empty()) {
+      diags_.warning(code, "kernel " + k.name + " not read: " + why, k.def_loc);
       k.parse_errors.push_back(std::move(why));
       c_.add_kernel(std::move(k));
       return;
