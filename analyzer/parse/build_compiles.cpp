@@ -174,9 +174,10 @@ void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, si
                                       : fs::path((!f.output_code.empty() ? f.output_code : f.fx_json).str()).filename().string();
     c.id = base;
     if (!parse_compile_dir_name(base, c.model_index, c.graph_kind, c.trailing_id)) c.graph_kind = "unknown";
-    if (!f.fx_graph_readable.empty() && read_text_file(f.fx_graph_readable, text, diags)) {
-      budget.add_input(text.size());
-      if (parse_fx_readable(f.fx_graph_readable, text, c.fx, diags)) ++files_read;
+    if (!f.fx_graph_readable.empty()) {
+      size_t bytes = 0;
+      if (read_fx_readable(f.fx_graph_readable, c.fx, diags, bytes)) ++files_read;
+      budget.add_input(bytes);
     }
   }
   if (!f.fx_json.empty() && read_text_file(f.fx_json, text, diags)) {

@@ -6,11 +6,13 @@
 #include <array>
 #include <cstring>
 #include <deque>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 
 #include "analyzer/parse/line_scan.h"
 #include "analyzer/parse/python.h"
+#include "analyzer/util/read_file.h"
 
 namespace ilint {
 
@@ -503,75 +505,107 @@ void from_parsed(const py::Module& m, const py::Stmt& s, ReadableStmt& r) {
 class ReadableScanner {
  public:
   // `first_line`: the line number of the text's first line in its file.
-  ReadableScanner(std::string_view text, int first_line) : s_(text), first_line_(first_line) {}
+  explicit ReadableScanner(int first_line) : line_(first_line - 1) {}
 
+  // The module's text, whole.
   template <class Emit>
-  bool read(Emit&& emit) {
+  bool read(std::string_view text, Emit&& emit) {
+    return feed(text, emit) && finished();
+  }
+  // The next lines of the module (whole lines, each block after the one before): false at the
+  // first thing not taken. The statements of a block are emitted while it is valid.
+  template <class Emit>
+  bool feed(std::string_view text, Emit&& emit) {
     // Bytes the grammar below never takes outside a comment or string, and which change how
     // the tokenizer splits lines: give the file to the parser as soon as one is anywhere.
     for (char c : {'\r', '\t', '\\', '\f', '\v', '\0'})
-      if (std::memchr(s_.data(), c, s_.size())) return false;
-    ReadableStmt r;
-    enum { BeforeClass, BeforeDef, Body, AfterReturn } state = BeforeClass;
-    std::vector<std::string_view> pending;  // the comment block being read
-    int last_comment_line = -10;
-    int line = first_line_ - 1;
+      if (std::memchr(text.data(), c, text.size())) return false;
     size_t pos = 0;
-    while (pos < s_.size()) {
-      size_t nl = s_.find('\n', pos);
-      size_t end = nl == std::string_view::npos ? s_.size() : nl;
-      std::string_view l = s_.substr(pos, end - pos);
-      pos = nl == std::string_view::npos ? s_.size() : nl + 1;
-      ++line;
-      size_t indent = l.find_first_not_of(' ');
-      if (indent == std::string_view::npos) continue;  // blank
-      if (l[indent] == '#') {
-        if (state != Body || indent != 8) return false;
-        if (line != last_comment_line + 1) pending.clear();
-        pending.push_back(l.substr(indent));
-        last_comment_line = line;
-        continue;
-      }
-      r.clear();
-      r.line = line;
-      r.col = static_cast<int>(indent) + 1;
-      if (!pending.empty() && last_comment_line >= line - 1) r.comments = pending;
-      pending.clear();
-      last_comment_line = -10;
-      if (state == BeforeClass) {
-        if (indent != 0 || !class_line(l)) return false;
-        state = BeforeDef;
-        emit(r);
-        continue;
-      }
-      if (state == BeforeDef) {
-        if (indent != 4 || !def_line(l.substr(4), r)) return false;
-        r.kind = ReadableStmt::Forward;
-        r.def_depth = 0;
-        state = Body;
-        emit(r);
-        continue;
-      }
-      if (state != Body || indent != 8) return false;
-      r.def_depth = 1;
-      std::string_view body = l.substr(8);
-      size_t p = 0;
-      if (body.substr(0, 7) == "return ") {
-        p = 7;
-        if (!return_value(body, p, r.names) || p != body.size()) return false;
-        r.kind = ReadableStmt::Return;
-        state = AfterReturn;
-        emit(r);
-        continue;
-      }
-      if (!statement(body, p, r)) return false;
-      emit(r);
-      // `;  x = y = None` after a node: statements of their own on the same line, never nodes.
-      // The parser gives them no comments and the same def depth.
-      if (!none_assignments(body, p)) return false;
+    while (pos < text.size()) {
+      size_t nl = text.find('\n', pos);
+      size_t end = nl == std::string_view::npos ? text.size() : nl;
+      std::string_view l = text.substr(pos, end - pos);
+      pos = nl == std::string_view::npos ? text.size() : nl + 1;
+      if (!line(l, emit)) return false;
     }
-    return state == AfterReturn;
+    keep_comments();
+    return true;
   }
+  // True when the lines fed were a whole module.
+  bool finished() const { return state_ == AfterReturn; }
+
+ private:
+  template <class Emit>
+  bool line(std::string_view l, Emit&& emit) {
+    ++line_;
+    size_t indent = l.find_first_not_of(' ');
+    if (indent == std::string_view::npos) return true;  // blank
+    if (l[indent] == '#') {
+      if (state_ != Body || indent != 8) return false;
+      if (line_ != last_comment_line_ + 1) pending_.clear();
+      pending_.push_back(l.substr(indent));
+      last_comment_line_ = line_;
+      return true;
+    }
+    ReadableStmt& r = r_;
+    r.clear();
+    r.line = line_;
+    r.col = static_cast<int>(indent) + 1;
+    if (!pending_.empty() && last_comment_line_ >= line_ - 1) r.comments = pending_;
+    pending_.clear();
+    last_comment_line_ = -10;
+    if (state_ == BeforeClass) {
+      if (indent != 0 || !class_line(l)) return false;
+      state_ = BeforeDef;
+      emit(r);
+      return true;
+    }
+    if (state_ == BeforeDef) {
+      if (indent != 4 || !def_line(l.substr(4), r)) return false;
+      r.kind = ReadableStmt::Forward;
+      r.def_depth = 0;
+      state_ = Body;
+      emit(r);
+      return true;
+    }
+    if (state_ != Body || indent != 8) return false;
+    r.def_depth = 1;
+    std::string_view body = l.substr(8);
+    size_t p = 0;
+    if (body.substr(0, 7) == "return ") {
+      p = 7;
+      if (!return_value(body, p, r.names) || p != body.size()) return false;
+      r.kind = ReadableStmt::Return;
+      state_ = AfterReturn;
+      emit(r);
+      return true;
+    }
+    if (!statement(body, p, r)) return false;
+    emit(r);
+    // `;  x = y = None` after a node: statements of their own on the same line, never nodes.
+    // The parser gives them no comments and the same def depth.
+    return none_assignments(body, p);
+  }
+  // The comment lines waiting for their statement view the block being fed: copied out before
+  // the next block replaces it.
+  void keep_comments() {
+    if (pending_.empty()) return;
+    std::string kept;
+    for (std::string_view c : pending_) kept += c;
+    kept_comments_ = std::move(kept);
+    size_t at = 0;
+    for (std::string_view& c : pending_) {
+      c = std::string_view(kept_comments_).substr(at, c.size());
+      at += c.size();
+    }
+  }
+
+  enum { BeforeClass, BeforeDef, Body, AfterReturn } state_ = BeforeClass;
+  ReadableStmt r_;
+  std::vector<std::string_view> pending_;  // the comment block being read
+  std::string kept_comments_;
+  int last_comment_line_ = -10;
+  int line_;
 
  private:
   static bool ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
@@ -863,14 +897,12 @@ class ReadableScanner {
 
   // Nesting taken before the parser is asked: far under the parser's own limit.
   static constexpr int kMaxDepth = 32;
-  std::string_view s_;
-  int first_line_;
 };
 
 }  // namespace
 
 bool fx_readable_scans(std::string_view text) {
-  return ReadableScanner(text, 1).read([](const ReadableStmt&) {});
+  return ReadableScanner(1).read(text, [](const ReadableStmt&) {});
 }
 
 namespace {
@@ -880,44 +912,62 @@ namespace {
 // up front spares a large graph the vector's doubling, whose old and new arrays are alive at once
 // (3x the nodes). A node line is longer (the fixtures' graphs take 104-392 bytes a node): the cap
 // only keeps a file of many short lines that are no nodes from reserving 176 bytes for each.
-size_t nodes_to_reserve(std::string_view text) {
-  size_t n = 0;
-  for (size_t pos = 0; pos < text.size();) {
-    size_t nl = text.find('\n', pos);
-    size_t end = nl == std::string_view::npos ? text.size() : nl;
-    size_t first = text.find_first_not_of(' ', pos);
-    if (first < end && text[first] != '#') ++n;
-    pos = end + 1;
+struct NodeReserve {
+  size_t lines = 0, bytes = 0;
+  void count(std::string_view text) {
+    bytes += text.size();
+    for (size_t pos = 0; pos < text.size();) {
+      size_t nl = text.find('\n', pos);
+      size_t end = nl == std::string_view::npos ? text.size() : nl;
+      size_t first = text.find_first_not_of(' ', pos);
+      if (first < end && text[first] != '#') ++lines;
+      pos = end + 1;
+    }
   }
-  return std::min(n, text.size() / 64);
+  size_t nodes() const { return std::min(lines, bytes / 64); }
+};
+
+// Puts the nodes a line scan read into `out` (empty or not).
+void take_scanned(FxGraph& scanned, FxGraph& out) {
+  if (out.nodes.empty()) {
+    out = std::move(scanned);
+  } else {
+    for (auto& n : scanned.nodes) out.add(std::move(n));
+  }
+}
+
+bool finish_graph(const FilePath& path, FxGraph& out, DiagSink& diags, int first_line) {
+  out.origin = "fx_graph_readable.py";
+  out.file = path;
+  if (out.nodes.empty()) {
+    diags.warning("parse-fx-empty", "no FX graph nodes found", SourceLoc{path, first_line, 0});
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
 
-bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& out, DiagSink& diags,
+bool parse_fx_readable(const FilePath& path, std::string_view text, FxGraph& out, DiagSink& diags,
                        FxReadableRead how, int first_line) {
-  const size_t reserve = nodes_to_reserve(text);
+  NodeReserve reserve;
+  reserve.count(text);
   if (how == FxReadableRead::Scan) {
     // Into a scratch graph: a file the line reader gives up on halfway leaves nothing behind.
     FxGraph scanned;
-    scanned.nodes.reserve(reserve);
+    scanned.nodes.reserve(reserve.nodes());
     ReadableBuilder builder(path, scanned);
-    if (ReadableScanner(text, first_line).read([&](const ReadableStmt& r) { builder.add(r); })) {
-      if (out.nodes.empty()) {
-        out = std::move(scanned);
-      } else {
-        for (auto& n : scanned.nodes) out.add(std::move(n));
-      }
-    } else {
+    if (ReadableScanner(first_line).read(text, [&](const ReadableStmt& r) { builder.add(r); }))
+      take_scanned(scanned, out);
+    else
       how = FxReadableRead::Parse;
-    }
   }
   if (how == FxReadableRead::Parse) {
     // `text` outlives the pieces: they are parsed in place.
     ReadableBuilder builder(path, out);
     ReadableStmt r;
     std::vector<py::ParseIssue> issues;
-    out.nodes.reserve(out.nodes.size() + reserve);
+    out.nodes.reserve(out.nodes.size() + reserve.nodes());
     py::parse_module_by_pieces(text, first_line - 1, issues, [&](const py::Module& m) {
       // At most one node per statement; the capacity at least doubles, so pieces do not copy the
       // graph's nodes once each.
@@ -930,13 +980,56 @@ bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& o
     });
     for (auto& i : issues) diags.warning("parse-python", i.message, SourceLoc{path, i.line, i.col});
   }
-  out.origin = "fx_graph_readable.py";
-  out.file = path;
-  if (out.nodes.empty()) {
-    diags.warning("parse-fx-empty", "no FX graph nodes found", SourceLoc{path, first_line, 0});
-    return false;
+  return finish_graph(path, out, diags, first_line);
+}
+
+bool read_fx_readable(const FilePath& path, FxGraph& out, DiagSink& diags, size_t& bytes, size_t block_bytes) {
+  // A file of one block is read whole, as before. A larger one is read twice, a block at a time:
+  // once to count the nodes to reserve, once to scan; its text (a fifth of the peak memory of a
+  // compile whose graph is 20 MB of short node lines) is never held whole. Only a file the line
+  // reader does not take is then read whole, for the parser.
+  bytes = 0;
+  std::optional<bool> whole_read;  // the file in one block: whether it gave nodes
+  FxGraph scanned;
+  std::optional<ReadableBuilder> builder;
+  ReadableScanner scanner(1);
+  bool scanning = true;
+  auto take = [&](std::string_view block, int, bool whole) {
+    bytes += block.size();
+    if (whole) {
+      whole_read = parse_fx_readable(path, block, out, diags);
+      return true;
+    }
+    if (!builder) {
+      DiagSink ignored;  // the scan reads the same bytes and reports on them
+      NodeReserve reserve;
+      read_text_blocks(path, block_bytes, ignored, [&](std::string_view b, int, bool) {
+        reserve.count(b);
+        return true;
+      });
+      scanned.nodes.reserve(reserve.nodes());
+      builder.emplace(path, scanned);
+    }
+    scanning = scanner.feed(block, [&](const ReadableStmt& r) { builder->add(r); });
+    return scanning;
+  };
+  if (read_text_blocks(path, block_bytes, diags, take)) {
+    if (whole_read) return *whole_read;
+    if (!builder) return finish_graph(path, out, diags, 1);  // an empty file
+    if (scanner.finished()) {
+      take_scanned(scanned, out);
+      return finish_graph(path, out, diags, 1);
+    }
+  } else if (scanning) {
+    return false;  // the file could not be read: the diagnostic says why
   }
-  return true;
+  // The line reader stopped: the parser reads the whole file (what the blocks read said of its
+  // bytes, if they were all read, is said again and reported once).
+  scanned = FxGraph();
+  std::string text;
+  if (!read_text_file(path, text, diags)) return false;
+  bytes = text.size();
+  return parse_fx_readable(path, text, out, diags, FxReadableRead::Parse);
 }
 
 }  // namespace ilint

@@ -29,8 +29,15 @@ enum class FxReadableRead { Scan, Parse };
 // a tuple argument, a nested module, a line it does not know) sends the whole file to the parser.
 // Both feed one node builder. tests/unit/fx_readable_scan_test.cpp and fuzz_fx_text check that
 // the graph and the diagnostics are the same either way.
-bool parse_fx_readable(const FilePath& path, const std::string& text, FxGraph& out, DiagSink& diags,
+bool parse_fx_readable(const FilePath& path, std::string_view text, FxGraph& out, DiagSink& diags,
                        FxReadableRead how = FxReadableRead::Scan, int first_line = 1);
+
+// Reads the fx_graph_readable.py file at `path` and parses it as parse_fx_readable does, with the
+// same graph and diagnostics, but a file over `block_bytes` a block of lines at a time: its text is
+// not held whole where the line reader takes it. `bytes`: the bytes read.
+inline constexpr size_t kFxReadableBlockBytes = size_t(1) << 20;
+bool read_fx_readable(const FilePath& path, FxGraph& out, DiagSink& diags, size_t& bytes,
+                      size_t block_bytes = kFxReadableBlockBytes);
 
 // Whether the line reader of parse_fx_readable takes `text` whole (for tests and the benchmark).
 bool fx_readable_scans(std::string_view text);

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -15,7 +16,7 @@ namespace ilint {
 
 namespace {
 // Length of the valid UTF-8 sequence at s[i], or 0 when invalid.
-size_t utf8_len(const std::string& s, size_t i) {
+size_t utf8_len(std::string_view s, size_t i) {
   unsigned char c = static_cast<unsigned char>(s[i]);
   size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
   if (n == 0 || i + n > s.size()) return 0;
@@ -24,55 +25,72 @@ size_t utf8_len(const std::string& s, size_t i) {
   if (n == 2 && c < 0xC2) return 0;  // overlong
   return n;
 }
-// Replaces invalid UTF-8 bytes (and NULs) by '?', with one diagnostic naming the first line.
 // A UTF-8 byte order mark opens the file as an editor may save it: Python reads past it, and so do
 // the readers (with it, `# AOT ID:` on line 1 was not found).
 void drop_utf8_bom(std::string& out) {
   if (out.size() >= 3 && out.compare(0, 3, "\xEF\xBB\xBF") == 0) out.erase(0, 3);
 }
 
-void check_utf8(const std::string& path, std::string& out, DiagSink& diags) {
-  int first_bad_line = 0, first_nul_line = 0;
-  size_t bad = 0, nuls = 0;
-  constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
-  for (size_t i = 0; i < out.size();) {
-    // Eight bytes at a time while they are all ASCII and none is NUL: nearly every byte of
-    // Inductor output.
-    while (i + 8 <= out.size()) {
-      uint64_t x;
-      std::memcpy(&x, out.data() + i, 8);
-      if ((x | ((x - kOnes) & ~x)) & kHighs) break;
-      i += 8;
+// Replaces invalid UTF-8 bytes (and NULs) by '?' in the pieces of a file given to check(), then
+// report() gives one diagnostic of each kind naming the first line. A piece ends at a newline
+// or at the file's end, so no UTF-8 sequence is split between two.
+class Utf8Check {
+ public:
+  // `first_line`: the line of the file that holds the piece's first byte.
+  void check(char* data, size_t size, int first_line) {
+    std::string_view text(data, size);
+    constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+    for (size_t i = 0; i < size;) {
+      // Eight bytes at a time while they are all ASCII and none is NUL: nearly every byte of
+      // Inductor output.
+      while (i + 8 <= size) {
+        uint64_t x;
+        std::memcpy(&x, data + i, 8);
+        if ((x | ((x - kOnes) & ~x)) & kHighs) break;
+        i += 8;
+      }
+      if (i >= size) break;
+      unsigned char c = static_cast<unsigned char>(data[i]);
+      if (c != 0 && c < 0x80) {  // ASCII: nearly every byte of Inductor output
+        ++i;
+        continue;
+      }
+      if (c == 0) {  // valid UTF-8, but no text holds it (and the scanners stop at it)
+        if (!first_nul_line_) first_nul_line_ = first_line - 1 + line_of_offset(text, i);
+        ++nuls_;
+        data[i] = '?';
+        ++i;
+        continue;
+      }
+      size_t n = utf8_len(text, i);
+      if (n == 0) {
+        if (!first_bad_line_) first_bad_line_ = first_line - 1 + line_of_offset(text, i);
+        ++bad_;
+        data[i] = '?';
+        n = 1;
+      }
+      i += n;
     }
-    if (i >= out.size()) break;
-    unsigned char c = static_cast<unsigned char>(out[i]);
-    if (c != 0 && c < 0x80) {  // ASCII: nearly every byte of Inductor output
-      ++i;
-      continue;
-    }
-    if (c == 0) {  // valid UTF-8, but no text holds it (and the scanners stop at it)
-      if (!first_nul_line) first_nul_line = line_of_offset(out, i);
-      ++nuls;
-      out[i] = '?';
-      ++i;
-      continue;
-    }
-    size_t n = utf8_len(out, i);
-    if (n == 0) {
-      if (!first_bad_line) first_bad_line = line_of_offset(out, i);
-      ++bad;
-      out[i] = '?';
-      n = 1;
-    }
-    i += n;
   }
-  if (nuls)
-    diags.warning("read-nul", std::to_string(nuls) + " NUL byte(s), which text does not hold (first at this line); "
-                  "replaced by '?'", SourceLoc{path, first_nul_line, 0});
-  if (bad)
-    diags.warning("read-not-utf8",
-                  std::to_string(bad) + " byte(s) are not valid UTF-8 text (first at this line); replaced by '?'",
-                  SourceLoc{path, first_bad_line, 0});
+  void report(const std::string& path, DiagSink& diags) const {
+    if (nuls_)
+      diags.warning("read-nul", std::to_string(nuls_) + " NUL byte(s), which text does not hold (first at this line); "
+                    "replaced by '?'", SourceLoc{path, first_nul_line_, 0});
+    if (bad_)
+      diags.warning("read-not-utf8",
+                    std::to_string(bad_) + " byte(s) are not valid UTF-8 text (first at this line); replaced by '?'",
+                    SourceLoc{path, first_bad_line_, 0});
+  }
+
+ private:
+  int first_bad_line_ = 0, first_nul_line_ = 0;
+  size_t bad_ = 0, nuls_ = 0;
+};
+
+void check_utf8(const std::string& path, std::string& out, DiagSink& diags) {
+  Utf8Check check;
+  check.check(out.data(), out.size(), 1);
+  check.report(path, diags);
 }
 
 // An open file, closed at scope end. Opened with open(2) and checked with fstat(2), not
@@ -200,6 +218,57 @@ bool read_text_file_head(const std::string& path, std::string_view stop_at, std:
   }
   drop_utf8_bom(out);
   check_utf8(path, out, diags);
+  return true;
+}
+
+bool read_text_blocks(const std::string& path, size_t block_bytes, DiagSink& diags,
+                      const std::function<bool(std::string_view block, int first_line, bool whole)>& take,
+                      size_t max_bytes) {
+  InputFile in;
+  if (!in.open(path, diags)) return false;
+  if (in.size() > max_bytes) {
+    diags.error("read-too-large", "file is " + std::to_string(in.size()) + " bytes, over the limit of " +
+                                      std::to_string(max_bytes) + "; skipped",
+                SourceLoc{path, 0, 0});
+    return false;
+  }
+  Utf8Check check;
+  std::string buf;  // the bytes read and not yet given: whole lines, then the start of one
+  size_t total = 0;
+  int line = 1;
+  bool given = false;
+  for (bool end = false; !end;) {
+    // What fstat said is left, and one byte more (read_text_file's way to see the end without a
+    // read returning 0): a small file is one read into a buffer of its size.
+    const size_t want = std::min<uint64_t>(block_bytes, in.size() >= total ? in.size() - total + 1 : block_bytes);
+    const size_t kept = buf.size();
+    buf.resize(kept + want);
+    ssize_t r = in.read(buf.data() + kept, want);
+    if (r < 0) return in.read_failed(diags);
+    buf.resize(kept + static_cast<size_t>(r));
+    if (total == 0) drop_utf8_bom(buf);
+    total += static_cast<size_t>(r);
+    if (total > max_bytes) {  // the file grew since fstat
+      diags.error("read-too-large", "file is over the limit of " + std::to_string(max_bytes) + " bytes; skipped",
+                  SourceLoc{path, 0, 0});
+      return false;
+    }
+    // A regular file reads short only at its end (read_text_file relies on it too).
+    end = static_cast<size_t>(r) < want;
+    // Whole lines only (a line longer than a block waits for the next), all that is left at the end.
+    const size_t cut = end ? buf.size() : buf.rfind('\n') + 1;
+    if (cut == 0) continue;
+    check.check(buf.data(), cut, line);
+    if (!take(std::string_view(buf.data(), cut), line, !given && end)) return false;
+    given = true;
+    line += static_cast<int>(std::count(buf.data(), buf.data() + cut, '\n'));
+    buf.erase(0, cut);
+  }
+  if (total == 0) {
+    diags.warning("read-empty", "file is empty", SourceLoc{path, 0, 0});
+    return true;
+  }
+  check.report(path, diags);
   return true;
 }
 

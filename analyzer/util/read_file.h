@@ -1,4 +1,5 @@
 #pragma once
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -23,6 +24,17 @@ bool read_text_file(const std::string& path, std::string& out, DiagSink& diags,
 // come before `class Repro`). The bytes read are checked as read_text_file checks them.
 bool read_text_file_head(const std::string& path, std::string_view stop_at, std::string& out, DiagSink& diags,
                          size_t max_bytes = kMaxInputFileBytes);
+
+// Reads a file as read_text_file does, with the same diagnostics, but in blocks of about
+// `block_bytes`, each cut after a newline (a longer line is a longer block; the file's last block
+// may end without one), for a reader that keeps nothing of the text: a large file is never held
+// whole. `take(block, first_line, whole)` gets each block, `first_line` the line of the file its
+// first byte is on, `whole` true when the block is the whole file; it returns false to stop.
+// False when the file could not be read (with the diagnostic) or `take` stopped (then nothing
+// is said of the bytes: a caller that stops reads the file again another way).
+bool read_text_blocks(const std::string& path, size_t block_bytes, DiagSink& diags,
+                      const std::function<bool(std::string_view block, int first_line, bool whole)>& take,
+                      size_t max_bytes = kMaxInputFileBytes);
 
 // Reads a file the user names outside the input: a config, a baseline, recorded confirmation
 // results. As read_text_file (regular files only, opened without waiting on a FIFO's writer,

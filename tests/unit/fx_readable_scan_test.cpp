@@ -10,10 +10,12 @@
 #include <iostream>
 #include <random>
 #include <sstream>
+#include <unistd.h>
 #include <string>
 #include <vector>
 
 #include "analyzer/parse/fx_text.h"
+#include "analyzer/util/read_file.h"
 #include "tests/fx_graph_text.h"
 
 namespace {
@@ -184,6 +186,57 @@ TEST(FxReadableScan, RandomEditsReadTheSameEitherWay) {
   }
   std::cout << "edited graphs: " << count << ", scanned: " << scanned << "\n";
   EXPECT_GT(scanned, count / 10);  // the edits do reach the line reader, not only the parser
+}
+
+// read_fx_readable on a file: with blocks of `block_bytes`, the graph and the diagnostics of the
+// file's text read whole and given to parse_fx_readable (the read's own diagnostics included).
+void expect_read_in_blocks_as_whole(const std::string& path, size_t block_bytes) {
+  std::string whole;
+  ilint::FxGraph wg, bg;
+  ilint::DiagSink wd, bd;
+  bool wok = ilint::read_text_file(path, whole, wd) && ilint::parse_fx_readable(path, whole, wg, wd);
+  size_t bytes = 0;
+  bool bok = ilint::read_fx_readable(path, bg, bd, bytes, block_bytes);
+  EXPECT_EQ(bok, wok) << path << ", blocks of " << block_bytes;
+  EXPECT_EQ(ilint::testing::describe_fx(bg, bd), ilint::testing::describe_fx(wg, wd)) << path << ", blocks of " << block_bytes;
+  EXPECT_EQ(bytes, whole.size()) << path;
+}
+
+TEST(FxReadableScan, EveryFixtureGraphReadInBlocksIsReadAsWhole) {
+  // Blocks of 64 bytes cut nearly every comment run from its node; 4096, a few per file; the
+  // default takes each fixture file in one block (the whole-file path).
+  for (const auto& f : fixture_graphs())
+    for (size_t block : {size_t{64}, size_t{4096}, ilint::kFxReadableBlockBytes}) {
+      expect_read_in_blocks_as_whole(f.path, block);
+      if (HasFailure()) return;
+    }
+}
+
+TEST(FxReadableScan, EditedGraphsReadInBlocksAreReadAsWhole) {
+  // Fixture files edited as a hostile or damaged capture would have them, written to a file:
+  // bytes that stop the line reader halfway (a tab, a backslash: the parser then reads the
+  // file whole), NULs and invalid UTF-8 (diagnostics counted across blocks, first line named),
+  // a byte order mark, a line longer than a block, no newline at the end, an empty file.
+  const auto& files = fixture_graphs();
+  ASSERT_FALSE(files.empty());
+  const std::string path = ::testing::TempDir() + "ilint_fx_blocks_" + std::to_string(::getpid()) + ".py";
+  std::mt19937_64 rng(20261207);
+  const std::vector<std::string> inserts = {"\t", "\\", std::string(1, '\0'), "\xff", "\xc3\xa9", "\n\n",
+                                            std::string(300, 'x'), "        # File: /w/a.py:9 in f, code: y\n"};
+  for (int i = 0; i < 120; ++i) {
+    std::string t = files[rng() % files.size()].text;
+    if (i % 10 == 0) t = "\xEF\xBB\xBF" + t;
+    if (i % 15 == 1) t.pop_back();
+    if (i == 2) t.clear();
+    for (int k = 0; k < 2 && !t.empty(); ++k) t.insert(rng() % t.size(), inserts[rng() % inserts.size()]);
+    {
+      std::ofstream out(path, std::ios::binary);
+      out << t;
+    }
+    expect_read_in_blocks_as_whole(path, 64 + rng() % 512);
+    if (HasFailure()) break;
+  }
+  std::remove(path.c_str());
 }
 
 }  // namespace
