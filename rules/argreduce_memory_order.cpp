@@ -167,7 +167,7 @@ class ArgreduceMemoryOrder : public Rule {
     f.compile_id = c.id;
     f.kernel = k.name;
     const std::string op = op_short_name(reduction.target.str());
-    const std::string code = reduction.user_code.empty() ? reduction.name.str() : reduction.user_code.str();
+    const std::string code = reduction.user_code().empty() ? reduction.name.str() : reduction.user_code().str();
     f.message = fit_headline({"`", input_text(code), "`: " + op + " of a transposed value gives its memory position, not eager's index"});
     f.notes = {"`" + k.name + "` (" + c.graph_kind + " graph) computes `" + reduction.name.str() + "` (" + op +
                    " over all elements) reading its input in memory order and passing the loop variable `" + index +
@@ -180,7 +180,7 @@ class ArgreduceMemoryOrder : public Rule {
                "an op between the permute and the reduction loses it."};
     f.location = k.def_loc;
     if (combine.loc.line > 0) f.location = SourceLoc{k.def_loc.file, combine.loc.line, combine.loc.column};
-    if (reduction.user_loc) f.related.push_back({*reduction.user_loc, "user source: " + code});
+    if (reduction.user_loc()) f.related.push_back({*reduction.user_loc(), "user source: " + code});
     f.related.push_back({permute.def_loc, "the permute (" + permute.name.str() + ") in the graph Inductor compiled"});
     f.fix = "Reduce the untransposed value and map its index into the transposed order: for `(x.t() * 2).argmax()` "
             "of a 2-D x, `i = (x * 2).argmax(); (i % x.shape[1]) * x.shape[0] + i // x.shape[1]`; or reduce per "

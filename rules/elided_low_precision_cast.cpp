@@ -54,15 +54,15 @@ bool is_cast_op(const std::string& target) {
 }
 
 std::string user_key(const FxNode& n) {
-  return n.user_loc ? n.user_loc->file + ":" + std::to_string(n.user_loc->line) + "|" + n.user_code : "";
+  return n.user_loc() ? n.user_loc()->file + ":" + std::to_string(n.user_loc()->line) + "|" + n.user_code() : "";
 }
 
 std::string short_loc(const FxNode& n) {
-  if (!n.user_loc) return "?";
-  std::string f = n.user_loc->file;
+  if (!n.user_loc()) return "?";
+  std::string f = n.user_loc()->file;
   auto s = f.find_last_of('/');
   if (s != std::string::npos) f = f.substr(s + 1);
-  return f + ":" + std::to_string(n.user_loc->line);
+  return f + ":" + std::to_string(n.user_loc()->line);
 }
 
 // A cast to d whose result the kernel uses; an unused one (dead code) rounds nothing. A cast
@@ -105,11 +105,11 @@ class ElidedLowPrecisionCast : public Rule {
     // bfloat16 or half): most nodes are skipped before their line's key is built.
     std::map<std::string, std::vector<const FxNode*>> by_line;
     for (const auto& n : g.nodes)
-      if (n.op == "call_function" && n.user_loc && may_name_low_precision(n.user_code))
+      if (n.op == "call_function" && n.user_loc() && may_name_low_precision(n.user_code()))
         by_line[user_key(n)].push_back(&n);
 
     for (const auto& [key, nodes] : by_line) {
-      std::set<DType> wanted = explicit_casts(nodes[0]->user_code);
+      std::set<DType> wanted = explicit_casts(nodes[0]->user_code());
       for (DType d : wanted) {
         // 1. The cast is in the graph: is it rounded?
         std::vector<const FxNode*> casts;
@@ -166,7 +166,7 @@ class ElidedLowPrecisionCast : public Rule {
     f.fix = "For parity with eager set torch._inductor.config.emulate_precision_casts = True "
             "(TORCHINDUCTOR_EMULATE_PRECISION_CASTS=1), which keeps the rounding in fused kernels. If the cast was "
             "only meant to save memory, nothing to do: compiled is the more precise side.";
-    f.related.push_back(RelatedLocation{*n.user_loc, "user source: " + n.user_code});
+    f.related.push_back(RelatedLocation{*n.user_loc(), "user source: " + n.user_code()});
     f.related.push_back(RelatedLocation{n.def_loc, "the cast node in the graph Inductor compiled"});
     f.evidence = {{"claim", "not-rounded-in-kernel"},
                   {"graph_kind", c.graph_kind},
@@ -177,9 +177,9 @@ class ElidedLowPrecisionCast : public Rule {
                   {"kernel", k->name},
                   {"consumers", consumers},
                   {"unit_roundoff", unit_roundoff(d)},
-                  {"user_code", n.user_code}};
+                  {"user_code", n.user_code()}};
     if (scan) f.evidence["also_reported_by"] = "reduced-precision-scan";
-    f.fingerprint_key = c.graph_kind + "|not-rounded|" + n.user_code + "|" + dtype_name(d);
+    f.fingerprint_key = c.graph_kind + "|not-rounded|" + n.user_code() + "|" + dtype_name(d);
     out.push_back(std::move(f));
   }
 
@@ -212,7 +212,7 @@ class ElidedLowPrecisionCast : public Rule {
     f.fix = "If the rounding matters (quantization emulation, matching a bf16 model), make it observable to the "
             "compiler: round with an op that is not a dtype conversion chain, or keep the bf16 tensor as a graph "
             "output; otherwise accept that compiled is the more precise side. Run `inductor-lint confirm` to measure.";
-    f.related.push_back(RelatedLocation{*first.user_loc, "user source: " + first.user_code});
+    f.related.push_back(RelatedLocation{*first.user_loc(), "user source: " + first.user_code()});
     if (k) f.related.push_back(RelatedLocation{k->def_loc, "the line's nodes are computed in " + k->name});
     nlohmann::json ns = nlohmann::json::array();
     for (const FxNode* n : nodes)
@@ -223,8 +223,8 @@ class ElidedLowPrecisionCast : public Rule {
                   {"line_nodes", ns},
                   {"kernel", k ? k->name : ""},
                   {"unit_roundoff", unit_roundoff(d)},
-                  {"user_code", first.user_code}};
-    f.fingerprint_key = c.graph_kind + "|removed|" + first.user_code + "|" + dtype_name(d);
+                  {"user_code", first.user_code()}};
+    f.fingerprint_key = c.graph_kind + "|removed|" + first.user_code() + "|" + dtype_name(d);
     out.push_back(std::move(f));
   }
 };

@@ -171,7 +171,7 @@ class IndexOverflow : public Rule {
                "Eager computes every value in 64 bits."};
     f.location = k.def_loc;
     if (arange.loc.line > 0) f.location = SourceLoc{k.def_loc.file, arange.loc.line, arange.loc.column};
-    if (mul.user_loc) f.related.push_back({*mul.user_loc, "user source: " + mul.user_code.str()});
+    if (mul.user_loc()) f.related.push_back({*mul.user_loc(), "user source: " + mul.user_code().str()});
     f.related.push_back({iota.def_loc, "the arange (" + iota.name.str() + ") in the graph Inductor compiled"});
     f.fix = "Keep the product out of one fused arange: make the factor a run-time tensor the kernel loads "
             "(an input, not a constant), or build the values with a step small enough that 15 steps stay "
@@ -207,7 +207,7 @@ class IndexOverflow : public Rule {
                "Eager computes every value in 64 bits."};
     f.location = k.def_loc;
     if (product.loc.valid()) f.location = product.loc;
-    if (mul.user_loc) f.related.push_back({*mul.user_loc, "user source: " + mul.user_code.str()});
+    if (mul.user_loc()) f.related.push_back({*mul.user_loc(), "user source: " + mul.user_code().str()});
     f.related.push_back({iota.def_loc, "the arange (" + iota.name.str() + ") in the graph Inductor compiled"});
     f.fix = "Keep the product out of the kernel's index arithmetic: make the factor a run-time tensor the kernel "
             "loads (an input, not a constant; its int64 value promotes the product), or scale a float arange and "

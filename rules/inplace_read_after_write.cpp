@@ -435,14 +435,14 @@ class InplaceReadAfterWrite : public Rule {
     // User source: the FX node that mutates the root (copy_ into a graph input), else any node the kernel computes.
     const FxNode* user = nullptr;
     for (const auto& n : c.fx.nodes)
-      if (!n.mutates.empty() && n.mutates == root && n.user_loc) user = &n;
+      if (!n.mutates.empty() && n.mutates == root && n.user_loc()) user = &n;
     if (!user)
       for (const auto& name : k.fx_nodes)
-        if (const FxNode* n = find_fx_node(c, name); n && n->user_loc) {
+        if (const FxNode* n = find_fx_node(c, name); n && n->user_loc()) {
           user = n;
           break;
         }
-    if (user) f.related.push_back(RelatedLocation{*user->user_loc, "user source: " + user->user_code});
+    if (user) f.related.push_back(RelatedLocation{*user->user_loc(), "user source: " + user->user_code()});
     f.related.push_back(RelatedLocation{st.acc->loc, "the store to the same memory"});
     f.related.push_back(RelatedLocation{l.loc, "launch with `" + ld.bind->arg + "` and `" + st.bind->arg + "`"});
 
@@ -473,7 +473,7 @@ class InplaceReadAfterWrite : public Rule {
     if (user) e["user_node"] = user->name;
     f.evidence = e;
     // Stable across recompiles: no kernel or buffer names.
-    f.fingerprint_key = c.graph_kind + "|" + (user ? user->user_code : "") + "|" + strip_space(ld.acc->index) + "|" +
+    f.fingerprint_key = c.graph_kind + "|" + (user ? user->user_code() : "") + "|" + strip_space(ld.acc->index) + "|" +
                         strip_space(st.acc->index) + "|" + (caller_owned ? "input" : "intermediate");
     out.push_back(std::move(f));
   }

@@ -72,7 +72,7 @@ class IntegerAbsPromotion : public Rule {
     const DType narrow = load.value_dtype;
     const std::string type = dtype_name(narrow);
     const std::string min = std::to_string(minimum_of(narrow));
-    const std::string code = eager_abs.user_code.empty() ? eager_abs.name.str() : eager_abs.user_code.str();
+    const std::string code = eager_abs.user_code().empty() ? eager_abs.name.str() : eager_abs.user_code().str();
     f.message = fit_headline({"`", input_text(code), "`: " + type + " abs promoted to int and widened: abs(" + min +
                               ") is " + min.substr(1) + " compiled, " + min + " in eager"});
     f.notes = {"`" + k.name + "` (" + c.graph_kind + " graph) computes `std::abs(" + abs.operands[0].str() +
@@ -83,7 +83,7 @@ class IntegerAbsPromotion : public Rule {
                    ", and widens that."};
     f.location = k.def_loc;
     if (abs.loc.line > 0) f.location = SourceLoc{k.def_loc.file, abs.loc.line, abs.loc.column};
-    if (eager_abs.user_loc) f.related.push_back({*eager_abs.user_loc, "user source: " + code});
+    if (eager_abs.user_loc()) f.related.push_back({*eager_abs.user_loc(), "user source: " + code});
     if (widen.loc.line > 0)
       f.related.push_back({SourceLoc{k.def_loc.file, widen.loc.line, widen.loc.column},
                            "the conversion to " + dtype_name(widen.to) + " that keeps the promoted value"});

@@ -103,9 +103,9 @@ class LowPrecisionAccumulator : public Rule {
     for (const auto& name : names) {
       const FxNode* n = c.fx.find(name);
       if (!n) n = k.fragment.find(name);
-      if (!n || !n->user_loc || !n->user_loc->valid()) continue;
-      if (!seen.insert({n->user_loc->file, n->user_loc->line}).second) continue;
-      f.related.push_back({*n->user_loc, "user source: " + n->user_code});
+      if (!n || !n->user_loc() || !n->user_loc()->valid()) continue;
+      if (!seen.insert({n->user_loc()->file, n->user_loc()->line}).second) continue;
+      f.related.push_back({*n->user_loc(), "user source: " + n->user_code()});
     }
     f.fix = "Accumulate in float32: pass dtype=torch.float32 to the reduction or scan (torch.sum, torch.cumsum, "
             "torch.mean(..., dtype=torch.float32)) or upcast its input with .float(), and cast the result back "

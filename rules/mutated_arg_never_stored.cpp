@@ -155,7 +155,7 @@ class MutatedArgNeverStored : public Rule {
 
   static std::string user_key(const Compile& c, const Kernel& k) {
     for (const auto& name : k.fx_nodes)
-      if (const FxNode* n = find_fx_node(c, name); n && n->user_loc) return n->user_code;
+      if (const FxNode* n = find_fx_node(c, name); n && n->user_loc()) return n->user_code();
     std::string s;
     for (const auto& a : k.aten_ops) s += a + ",";
     return s;
@@ -167,8 +167,8 @@ class MutatedArgNeverStored : public Rule {
     f.kernel = k.name;
     f.severity = Severity::Warning;
     for (const auto& name : k.fx_nodes)
-      if (const FxNode* n = find_fx_node(c, name); n && n->user_loc) {
-        f.related.push_back(RelatedLocation{*n->user_loc, "user source: " + n->user_code});
+      if (const FxNode* n = find_fx_node(c, name); n && n->user_loc()) {
+        f.related.push_back(RelatedLocation{*n->user_loc(), "user source: " + n->user_code()});
         break;
       }
     f.related.push_back(RelatedLocation{k.def_loc, "kernel " + k.name + " defined here"});

@@ -62,7 +62,7 @@ class OutputDtypeMismatch : public Rule {
     f.severity = Severity::Error;
     f.compile_id = c.id;
     const std::string eager = dtype_name(node.meta.dtype), compiled = dtype_name(buf.meta.dtype);
-    const std::string code = node.user_code.empty() ? node.name.str() : node.user_code.str();
+    const std::string code = node.user_code().empty() ? node.name.str() : node.user_code().str();
     f.message = fit_headline({"output " + std::to_string(position) + " is " + compiled + " compiled, " + eager +
                               " in eager (", input_text(code), "): the caller gets another dtype than eager's"});
     f.notes.push_back("The FX graph's `" + node.name.str() + "` (" + node.target.str() + ", " + c.graph_kind +
@@ -72,7 +72,7 @@ class OutputDtypeMismatch : public Rule {
     else
       f.notes.push_back("Values are rounded (or not) to " + compiled + " where eager gives " + eager + ".");
     f.location = buf.alloc_loc.valid() ? buf.alloc_loc : ret.def_loc;
-    if (node.user_loc) f.related.push_back({*node.user_loc, "user source: " + code});
+    if (node.user_loc()) f.related.push_back({*node.user_loc(), "user source: " + code});
     f.related.push_back({node.def_loc, "`" + node.name.str() + "` is " + eager + " in the graph Inductor compiled"});
     f.fix = "Cast the result to the dtype you need explicitly (`.to(torch.uint8)` after the arithmetic, or compute in "
             "int64 from the start with `x.to(torch.int64)`), so that eager and compiled agree; check the values: "

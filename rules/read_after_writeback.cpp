@@ -50,17 +50,17 @@ class ReadAfterWriteback : public Rule {
     Finding f;
     f.severity = Severity::Error;
     f.compile_id = c.id;
-    const std::string code = reader.user_code.empty() ? reader.name.str() : reader.user_code.str();
+    const std::string code = reader.user_code().empty() ? reader.name.str() : reader.user_code().str();
     f.message = fit_headline({"`", input_text(code), "` reads input `" + input + "` after its write-back: it gets the new value"});
     f.notes.push_back("`" + reader.name.str() + "` (" + reader.target.str() + ", " + c.graph_kind + " graph) reads `" +
                       input + "` after `" + writeback.name.str() + "` copied the input's new value into it.");
     f.notes.push_back("Eager read the value from before the in-place update; a graph pass replaced a copy of it by "
                       "the input itself, so compiled reads the updated tensor.");
     f.location = reader.def_loc;
-    if (reader.user_loc) f.related.push_back({*reader.user_loc, "user source: " + code});
-    if (writeback.user_loc)
-      f.related.push_back({*writeback.user_loc, "the in-place update written back by `" + writeback.name.str() +
-                                                     "`: " + writeback.user_code.str()});
+    if (reader.user_loc()) f.related.push_back({*reader.user_loc(), "user source: " + code});
+    if (writeback.user_loc())
+      f.related.push_back({*writeback.user_loc(), "the in-place update written back by `" + writeback.name.str() +
+                                                     "`: " + writeback.user_code().str()});
     f.related.push_back({writeback.def_loc, "the write-back `" + writeback.name.str() + "`"});
     f.fix = "Copy a clone, so the read is of a tensor of its own: `dst.copy_(src.clone())` (or "
             "`dst[:] = src.clone()`) before `src.add_(1)`; or update src out of place (`src = src + 1`).";

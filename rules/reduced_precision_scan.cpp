@@ -78,28 +78,28 @@ std::string fmt(double v) {
 }
 
 std::string user_text(const FxNode& n) {
-  if (!n.user_loc) return op_short_name(n.target);
-  std::string file = n.user_loc->file;
+  if (!n.user_loc()) return op_short_name(n.target);
+  std::string file = n.user_loc()->file;
   auto slash = file.find_last_of('/');
   if (slash != std::string::npos) file = file.substr(slash + 1);
-  return file + ":" + std::to_string(n.user_loc->line);
+  return file + ":" + std::to_string(n.user_loc()->line);
 }
 
 // The user-level op a node comes from: "cumulative_trapezoid" from the code comment, else the node op.
 std::string user_op(const FxNode& n) {
   for (const char* op : {"cumulative_trapezoid", "cumsum", "cumprod", "logcumsumexp", "cummax", "cummin", "cumulative"}) {
     // Prefer a call of the op ("torch.cumsum(") over any other mention (a dict key "cumsum_bf16").
-    auto pos = n.user_code.find(std::string(op) + "(");
-    if (pos == std::string::npos) pos = n.user_code.find(op);
+    auto pos = n.user_code().find(std::string(op) + "(");
+    if (pos == std::string::npos) pos = n.user_code().find(op);
     if (pos != std::string::npos) {
       // torch.cumulative_trapezoid(y, x, dim=-1) -> torch.cumulative_trapezoid
       size_t b = pos;
-      while (b > 0 && (std::isalnum(static_cast<unsigned char>(n.user_code[b - 1])) || n.user_code[b - 1] == '_' ||
-                       n.user_code[b - 1] == '.'))
+      while (b > 0 && (std::isalnum(static_cast<unsigned char>(n.user_code()[b - 1])) || n.user_code()[b - 1] == '_' ||
+                       n.user_code()[b - 1] == '.'))
         --b;
       size_t e = pos + std::string(op).size();
-      while (e < n.user_code.size() && (std::isalnum(static_cast<unsigned char>(n.user_code[e])) || n.user_code[e] == '_')) ++e;
-      return n.user_code.substr(b, e - b);
+      while (e < n.user_code().size() && (std::isalnum(static_cast<unsigned char>(n.user_code()[e])) || n.user_code()[e] == '_')) ++e;
+      return n.user_code().substr(b, e - b);
     }
   }
   return op_short_name(n.target);
@@ -224,7 +224,7 @@ class ReducedPrecisionScan : public Rule {
     }
     f.message = fit_headline(headline);
     std::ostringstream scan;
-    scan << "Scan" << (s.node->user_loc ? " at " + user_text(*s.node) : "") << ": " << op_short_name(s.node->target) << " over "
+    scan << "Scan" << (s.node->user_loc() ? " at " + user_text(*s.node) : "") << ": " << op_short_name(s.node->target) << " over "
          << (s.length > 0 ? std::to_string(s.length) : "a symbolic number of") << " elements, computed in "
          << dtype_name(s.compute) << ", stored as " << dtype_name(s.node->meta.dtype) << ".";
     f.notes.push_back(scan.str());
@@ -245,11 +245,11 @@ class ReducedPrecisionScan : public Rule {
     else
       f.fix = "Nothing to do for eager parity. For accuracy, compute in float32.";
 
-    if (s.node->user_loc)
-      f.related.push_back(RelatedLocation{*s.node->user_loc, "user source: " + s.node->user_code});
+    if (s.node->user_loc())
+      f.related.push_back(RelatedLocation{*s.node->user_loc(), "user source: " + s.node->user_code()});
     for (const auto& e : elided)
-      if (e.node->user_loc && !(s.node->user_loc && *e.node->user_loc == *s.node->user_loc))
-        f.related.push_back(RelatedLocation{*e.node->user_loc, "user source of `" + e.node->name + "`: " + e.node->user_code});
+      if (e.node->user_loc() && !(s.node->user_loc() && *e.node->user_loc() == *s.node->user_loc()))
+        f.related.push_back(RelatedLocation{*e.node->user_loc(), "user source of `" + e.node->name + "`: " + e.node->user_code()});
     if (s.kernel) f.related.push_back(RelatedLocation{s.kernel->def_loc, "kernel " + s.kernel->name + " defined here"});
     for (const auto& e : elided)
       if (e.kernel && e.kernel != s.kernel)

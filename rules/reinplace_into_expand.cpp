@@ -84,7 +84,7 @@ class ReinplaceIntoExpand : public Rule {
     f.compile_id = c.id;
     f.kernel = k.name;
     const std::string op = op_short_name(write.target.str());
-    const std::string code = write.user_code.empty() ? write.name.str() : write.user_code.str();
+    const std::string code = write.user_code().empty() ? write.name.str() : write.user_code().str();
     f.message = fit_headline({"`", input_text(code), "`: " + op + " into an expand runs in place in its " +
                               std::to_string(stored) + "-element base"});
     f.notes = {"`" + write.name.str() + "` (" + op + ", " + c.graph_kind + " graph) writes into `" + expand.name.str() +
@@ -96,7 +96,7 @@ class ReinplaceIntoExpand : public Rule {
                "Eager materializes the " + std::to_string(expanded) +
                    " elements and updates each row on its own; compiled, every row holds the updates of all of them."};
     f.location = l.loc.valid() ? l.loc : k.def_loc;
-    if (write.user_loc) f.related.push_back({*write.user_loc, "user source: " + code});
+    if (write.user_loc()) f.related.push_back({*write.user_loc(), "user source: " + code});
     f.related.push_back({expand.def_loc, "the expand (" + expand.name.str() + ") in the graph Inductor compiled"});
     if (buf.alloc_loc.valid()) f.related.push_back({buf.alloc_loc, "the " + std::to_string(stored) + "-element buffer written"});
     f.fix = "Give the write a destination of its own: `.contiguous()` or `.clone()` after `expand` (or allocate the "

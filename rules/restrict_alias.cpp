@@ -102,8 +102,8 @@ class RestrictAlias : public Rule {
       f.fix = "Drop __restrict__ from parameters that can alias, or have the wrapper pass distinct buffers (clone the "
               "input before the in-place op).";
       for (const auto& name : k.fx_nodes)
-        if (const FxNode* n = find_fx_node(c, name); n && n->user_loc) {
-          f.related.push_back(RelatedLocation{*n->user_loc, "user source: " + n->user_code});
+        if (const FxNode* n = find_fx_node(c, name); n && n->user_loc()) {
+          f.related.push_back(RelatedLocation{*n->user_loc(), "user source: " + n->user_code()});
           break;
         }
       f.related.push_back(RelatedLocation{l.loc, "launch passing the same memory twice"});

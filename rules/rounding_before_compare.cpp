@@ -157,10 +157,10 @@ class RoundingBeforeCompare : public Rule {
                "Values that are equal (or ordered) after rounding are not before it: ties and equalities eager finds "
                "are lost or gained (a count of maxima becomes 0, a mask flips)."};
     f.location = in_file_loc(k, st.loc);
-    if (cmp.user_loc) f.related.push_back({*cmp.user_loc, "user source: " + cmp.user_code.str()});
+    if (cmp.user_loc()) f.related.push_back({*cmp.user_loc(), "user source: " + cmp.user_code().str()});
     for (const auto& in : cmp.input_nodes)
-      if (const FxNode* x = find_fx_node(c, in.str()); x && x->user_loc && !(cmp.user_loc && *x->user_loc == *cmp.user_loc))
-        f.related.push_back({*x->user_loc, "operand `" + in.str() + "`: " + x->user_code.str()});
+      if (const FxNode* x = find_fx_node(c, in.str()); x && x->user_loc() && !(cmp.user_loc() && *x->user_loc() == *cmp.user_loc()))
+        f.related.push_back({*x->user_loc(), "operand `" + in.str() + "`: " + x->user_code().str()});
     f.fix = "Round explicitly before comparing, in a way the compiler keeps: set "
             "`torch._inductor.config.emulate_precision_casts = True` (Inductor then rounds bf16/fp16 "
             "intermediates as eager does), or compare in float32 on both sides (`x.float() / s` and its max), "

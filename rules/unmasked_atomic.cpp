@@ -98,13 +98,13 @@ class UnmaskedAtomic : public Rule {
     // The user lines of the FX nodes the kernel computes, the scatter's (the op that became the atomic) first.
     std::vector<const FxNode*> nodes;
     for (const auto& n : k.fx_nodes)
-      if (const FxNode* fx = find_fx_node(c, n); fx && fx->user_loc) nodes.push_back(fx);
+      if (const FxNode* fx = find_fx_node(c, n); fx && fx->user_loc()) nodes.push_back(fx);
     std::stable_partition(nodes.begin(), nodes.end(),
                           [](const FxNode* n) { return n->target.str().find("scatter") != std::string::npos; });
     std::set<std::pair<std::string, int>> seen;
     for (const FxNode* fx : nodes)
-      if (seen.insert({fx->user_loc->file.str(), fx->user_loc->line}).second)
-        f.related.push_back({*fx->user_loc, "user source: " + fx->user_code.str()});
+      if (seen.insert({fx->user_loc()->file.str(), fx->user_loc()->line}).second)
+        f.related.push_back({*fx->user_loc(), "user source: " + fx->user_code().str()});
     f.related.push_back({load.loc, "the unmasked load every padded lane reads"});
     f.fix = "Upgrade torch past pytorch#179833 (the atomic store then keeps its mask). Until then, keep the "
             "broadcast out of the scatter's kernel (compute `src = x + bias` into its own tensor, e.g. with "

@@ -31,9 +31,9 @@ inline std::string describe_fx(const FxGraph& g, const DiagSink& diags) {
     o << " stride=";
     list(n.meta.stride);
     o << " device=" << n.meta.device << " ann=" << n.annotation << " user=";
-    if (n.user_loc) loc(*n.user_loc);
+    if (n.user_loc()) loc(*n.user_loc());
     else o << "-";
-    o << " fn=" << n.user_function << " code=" << n.user_code << " def=";
+    o << " fn=" << n.user_function() << " code=" << n.user_code() << " def=";
     loc(n.def_loc);
     o << " mutates=" << n.mutates << "\n";
   }

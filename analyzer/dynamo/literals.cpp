@@ -41,7 +41,7 @@ std::vector<LiteralSite> fx_literals(const Compile& compile, const std::string& 
   std::map<std::string, int> occ;
   for (const auto& n : compile.fx.nodes) {
     if (n.op != "call_function" && n.op != "call_method") continue;
-    add_fx_arg_literals(out, occ, graph_kind, n.name, n.target, n.args, n.kwargs, n.def_loc, n.user_loc, n.user_code);
+    add_fx_arg_literals(out, occ, graph_kind, n.name, n.target, n.args, n.kwargs, n.def_loc, n.user_loc(), n.user_code());
   }
   return out;
 }

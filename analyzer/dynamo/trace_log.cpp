@@ -378,8 +378,8 @@ class TraceReader : public LineSink {
         o.op = n->op.str();
         o.target = n->target.str();
         for (const auto& a : n->args) o.args.push_back(a.str());
-        o.user_loc = n->user_loc;
-        o.user_code = n->user_code.str();
+        o.user_loc = n->user_loc();
+        o.user_code = n->user_code().str();
         // a computed output is shown where it is computed; an input, where the graph returns it
         o.loc = n->op == "placeholder" ? ret->def_loc : n->def_loc;
       }

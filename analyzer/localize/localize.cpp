@@ -285,9 +285,9 @@ nlohmann::json user_lines_of(const Compile& c, const nlohmann::json& names) {
   for (const auto& n : names) {
     if (!n.is_string()) continue;
     const FxNode* fx = find_fx_node(c, n.get<std::string>());
-    if (!fx || !fx->user_loc) continue;
-    if (!seen.insert({fx->user_loc->file.str(), fx->user_loc->line}).second) continue;
-    out.push_back({{"file", fx->user_loc->file.str()}, {"line", fx->user_loc->line}, {"code", fx->user_code.str()},
+    if (!fx || !fx->user_loc()) continue;
+    if (!seen.insert({fx->user_loc()->file.str(), fx->user_loc()->line}).second) continue;
+    out.push_back({{"file", fx->user_loc()->file.str()}, {"line", fx->user_loc()->line}, {"code", fx->user_code().str()},
                    {"node", n}});
   }
   return out;

@@ -39,6 +39,19 @@ struct TensorMeta {
 
 enum class ValueKind { Tensor, SymInt, SymFloat, SymBool, Scalar, None, Other };
 
+// The user's source line FX records above a node ("# File: /x/seed2.py:12 in fn, code: y = x * 2"),
+// alike on every node one comment covers: interned, so a node holds a pointer where the three
+// fields took 40 bytes (an FX graph of 20 MB of node lines has 250k nodes).
+struct UserFrame {
+  std::optional<SourceLoc> loc;  // the user's file and line
+  IString code;                  // the user's code text
+  IString function;              // the function named
+  bool operator==(const UserFrame&) const = default;
+  // The one copy of `f` that every equal frame shares; none() for an empty one.
+  static const UserFrame* intern(const UserFrame& f);
+  static const UserFrame* none();
+};
+
 // Node texts are interned (IString): names, argument texts and keyword values repeat across the
 // nodes of a graph, a kernel's fragment and every compile of the same model, and FX nodes were the
 // largest share of the model's memory.
@@ -52,12 +65,15 @@ struct FxNode {
   ValueKind kind = ValueKind::Other;
   TensorMeta meta;                      // dtype/shape/stride/device of the value
   IString annotation;                   // the raw type annotation: "bf16[8, 1, 5, 15]", "Sym(s0)"
-  std::optional<SourceLoc> user_loc;    // user source line from the "# File: x.py:12 in fn" comment
-  IString user_code;                    // the user's code text from that comment
-  IString user_function;                // function named in that comment
+  const UserFrame* user = UserFrame::none();  // the user's source line, from the "# File:" comment
   SourceLoc def_loc;                    // where the node is defined in the dump
   // In-place mutation recorded by the graph itself: copy_ into a graph input.
   IString mutates;                      // name of the mutated node, empty if none
+
+  const std::optional<SourceLoc>& user_loc() const { return user->loc; }
+  const IString& user_code() const { return user->code; }
+  const IString& user_function() const { return user->function; }
+  void set_user(const UserFrame& f) { user = UserFrame::intern(f); }
 };
 
 struct FxGraph {

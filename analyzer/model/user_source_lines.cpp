@@ -39,10 +39,10 @@ UserSourceLine UserSourceLines::line(const SourceLoc& loc) {
     fx_code_made_ = true;
     for (const auto& c : program_.compiles)
       for (const auto& n : c.fx.nodes)
-        if (n.user_loc && !n.user_code.empty()) {
-          fx_code_.emplace(std::pair{fs::path(n.user_loc->file.str()).filename().string(), n.user_loc->line},
-                           n.user_code.str());
-          fx_code_path_.emplace(std::pair{n.user_loc->file.str(), n.user_loc->line}, n.user_code.str());
+        if (n.user_loc() && !n.user_code().empty()) {
+          fx_code_.emplace(std::pair{fs::path(n.user_loc()->file.str()).filename().string(), n.user_loc()->line},
+                           n.user_code().str());
+          fx_code_path_.emplace(std::pair{n.user_loc()->file.str(), n.user_loc()->line}, n.user_code().str());
         }
   }
   if (auto exact = fx_code_path_.find({loc.file.str(), loc.line}); exact != fx_code_path_.end()) {

@@ -134,9 +134,8 @@ bool parse_fx_json(const FilePath& path, const std::string& text, FxGraph& out, 
     if (n.contains("user_source") && n["user_source"].is_object()) {
       const json& u = n["user_source"];
       if (u.contains("file") && u["file"].is_string() && u.contains("line") && u["line"].is_number_integer()) {
-        x.user_loc = SourceLoc{u["file"].get<std::string>(), u["line"].get<int>(), 0};
-        x.user_function = json_string(u, "function");
-        x.user_code = json_string(u, "code");
+        x.set_user(UserFrame{SourceLoc{u["file"].get<std::string>(), u["line"].get<int>(), 0},
+                             IString(json_string(u, "code")), IString(json_string(u, "function"))});
       }
     }
     x.def_loc = SourceLoc{path, 0, 0};

@@ -292,12 +292,9 @@ class ReadableBuilder {
       SourceLoc l;
       std::string fn, code;
       if (read_file_comment(c, l, fn, code)) {
-        user_ = l;
-        user_fn_ = fn;
-        user_code_ = code;
-        have_user_ = true;
+        user_ = UserFrame::intern(UserFrame{l, IString(code), IString(fn)});
       } else if (c.find("No stacktrace found") != std::string_view::npos) {
-        have_user_ = false;
+        user_ = UserFrame::none();
       }
     }
     if (s.kind == ReadableStmt::Forward) {
@@ -316,7 +313,7 @@ class ReadableBuilder {
         }
         out_.add(std::move(n));
       }
-      have_user_ = false;
+      user_ = UserFrame::none();
       return;
     }
     if (!in_forward_ || s.def_depth <= forward_depth_) return;
@@ -406,20 +403,13 @@ class ReadableBuilder {
     size_t pos = static_cast<size_t>(f - out_.nodes.data());
     return pos >= first_ && f->op != words().output && !std::binary_search(bare_.begin(), bare_.end(), pos);
   }
-  void set_user(FxNode& n) const {
-    if (!have_user_) return;
-    n.user_loc = user_;
-    n.user_function = user_fn_;
-    n.user_code = user_code_;
-  }
+  void set_user(FxNode& n) const { n.user = user_; }
 
   const FilePath& path_;
   FxGraph& out_;
   const size_t first_;          // the graph's nodes before this builder's
   std::vector<size_t> bare_;    // positions of the bare calls it added, ascending
-  SourceLoc user_;
-  IString user_fn_, user_code_;  // interned once per "# File:" comment, not at each node it covers
-  bool have_user_ = false;
+  const UserFrame* user_ = UserFrame::none();  // interned once per "# File:" comment
   bool in_forward_ = false;
   int forward_depth_ = -1;
 };

@@ -42,7 +42,7 @@ void dump_compiles(const Program& program, std::ostream& os) {
     for (const auto& n : c.fx.nodes) {
       if (n.op == "placeholder") continue;
       os << "    " << n.name << " = " << n.target << "(" << join(n.args.vec()) << ") : " << n.annotation;
-      if (n.user_loc) os << "  <- " << n.user_loc->file << ":" << n.user_loc->line;
+      if (n.user_loc()) os << "  <- " << n.user_loc()->file << ":" << n.user_loc()->line;
       if (!n.mutates.empty()) os << "  [mutates " << n.mutates << "]";
       os << "\n";
     }

@@ -43,8 +43,8 @@ json fx_node_json(const FxNode& n) {
   json m = meta_json(n.meta);
   if (!m.empty()) j["meta"] = m;
   if (!n.annotation.empty()) j["annotation"] = n.annotation;
-  if (n.user_loc) j["user_loc"] = loc_json(*n.user_loc);
-  if (!n.user_code.empty()) j["user_code"] = n.user_code;
+  if (n.user_loc()) j["user_loc"] = loc_json(*n.user_loc());
+  if (!n.user_code().empty()) j["user_code"] = n.user_code();
   if (!n.input_nodes.empty()) j["inputs"] = n.input_nodes;
   return j;
 }

@@ -31,10 +31,10 @@ void compare_graphs(const std::string& dir) {
     EXPECT_EQ(j->input_nodes, t.input_nodes) << t.name;
     EXPECT_EQ(j->args, t.args) << t.name;
     EXPECT_EQ(j->mutates, t.mutates) << t.name;
-    ASSERT_EQ(j->user_loc.has_value(), t.user_loc.has_value()) << t.name;
-    if (t.user_loc) {
-      EXPECT_EQ(j->user_loc->line, t.user_loc->line) << t.name;
-      EXPECT_EQ(j->user_code, t.user_code) << t.name;
+    ASSERT_EQ(j->user_loc().has_value(), t.user_loc().has_value()) << t.name;
+    if (t.user_loc()) {
+      EXPECT_EQ(j->user_loc()->line, t.user_loc()->line) << t.name;
+      EXPECT_EQ(j->user_code(), t.user_code()) << t.name;
     }
     ++compared;
   }

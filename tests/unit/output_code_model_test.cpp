@@ -69,9 +69,9 @@ TEST(OutputCodeModel, S2CudaForwardScanKernel) {
   const FxNode* add = find_fx_node(*c, "add");
   ASSERT_NE(add, nullptr);
   EXPECT_EQ(add->meta.dtype, DType::BF16);
-  ASSERT_TRUE(add->user_loc.has_value());
-  EXPECT_EQ(add->user_loc->line, 13);
-  EXPECT_NE(add->user_code.find("cumulative_trapezoid"), std::string::npos);
+  ASSERT_TRUE(add->user_loc().has_value());
+  EXPECT_EQ(add->user_loc()->line, 13);
+  EXPECT_NE(add->user_code().find("cumulative_trapezoid"), std::string::npos);
   // Wrapper: one launch, an aliasing reinterpret of buf0, in_out_ptr mutation, inputs.
   ASSERT_EQ(c->launches.size(), 1u);
   EXPECT_EQ(c->launches[0].args[0], "buf1");

@@ -308,8 +308,9 @@ TEST(ReportConfig, InlineSuppressionOnTheUsersLine) {
   auto suppressed_with = [&](const std::string& comment) {
     for (auto& c : a->program.compiles)
       for (auto& n : c.fx.nodes)
-        if (n.user_loc && n.user_loc->line == user.line && n.user_loc->file == user.file)
-          n.user_code = IString(std::string(n.user_code.str().substr(0, n.user_code.str().find("  #"))) + comment);
+        if (n.user_loc() && n.user_loc()->line == user.line && n.user_loc()->file == user.file)
+          n.set_user({n.user_loc(), IString(n.user_code().str().substr(0, n.user_code().str().find("  #")) + comment),
+                      n.user_function()});
     std::vector<Finding> findings = a->findings;
     UserSourceLines lines(a->program, {elsewhere.path.string()});
     GeneratedFiles generated(a->ingest);
@@ -335,8 +336,9 @@ TEST(ReportConfig, InlineSuppressionOfAnUnknownRuleIsAWarning) {
   const SourceLoc user = a->findings[0].related.at(0).loc;
   for (auto& c : a->program.compiles)
     for (auto& n : c.fx.nodes)
-      if (n.user_loc && n.user_loc->line == user.line && n.user_loc->file == user.file)
-        n.user_code = IString(n.user_code.str() + "  # inductor-lint: ignore[reduced-precision-scna, stale-scalar] typo");
+      if (n.user_loc() && n.user_loc()->line == user.line && n.user_loc()->file == user.file)
+        n.set_user({n.user_loc(), IString(n.user_code().str() + "  # inductor-lint: ignore[reduced-precision-scna, stale-scalar] typo"),
+                    n.user_function()});
   std::vector<Finding> findings = a->findings;
   findings.push_back(a->findings[0]);  // a second finding on the same line: still one warning
   TempDir elsewhere;

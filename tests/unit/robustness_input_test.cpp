@@ -328,7 +328,7 @@ TEST(Robustness, FxJsonFieldsOfOtherTypes) {
   EXPECT_TRUE(parse_fx_json("graph.json", doc, g, version, diags));
   ASSERT_EQ(g.nodes.size(), 1u);
   EXPECT_EQ(g.nodes[0].op, "");
-  EXPECT_EQ(g.nodes[0].user_function, "");
+  EXPECT_EQ(g.nodes[0].user_function(), "");
 }
 
 // fuzz_triton input 014133f4: `xnumel = 1e77` was converted to int64 (undefined behaviour; UBSan

@@ -114,7 +114,7 @@ TEST(TraceInput, CompilesOfTheLogHaveTheirKindGraphAndProvenance) {
         EXPECT_EQ(c.fx.nodes[i].name, f->fx.nodes[i].name);
         EXPECT_EQ(c.fx.nodes[i].meta.dtype, f->fx.nodes[i].meta.dtype);
         EXPECT_EQ(c.fx.nodes[i].meta.shape, f->fx.nodes[i].meta.shape);
-        EXPECT_EQ(c.fx.nodes[i].user_code, f->fx.nodes[i].user_code);
+        EXPECT_EQ(c.fx.nodes[i].user_code(), f->fx.nodes[i].user_code());
       }
       ASSERT_EQ(c.kernels.size(), f->kernels.size());
       for (size_t i = 0; i < c.kernels.size(); ++i) EXPECT_EQ(c.kernels[i].fx_nodes, f->kernels[i].fx_nodes);
