@@ -55,6 +55,21 @@ struct Verdict {
   int64_t distance = 0;     // |linear(reader) - linear(writer)|
   std::vector<std::string> free;  // the index variables
   std::map<std::string, std::pair<int64_t, int64_t>> domain;  // [lo, hi) of each
+  std::map<std::string, int64_t> step;                         // the step each takes through it
+  // Elements an access covers from its index: a C++ vector access its lanes, any other one.
+  int64_t load_lanes = 1, store_lanes = 1;
+
+  // The number of values `n` takes, and its value of rank j.
+  int64_t count(const std::string& n) const {
+    auto [lo, hi] = domain.at(n);
+    int64_t st = step.at(n);
+    return (hi - lo + st - 1) / st;
+  }
+  int64_t value(const std::string& n, int64_t j) const { return domain.at(n).first + j * step.at(n); }
+  bool takes(const std::string& n, int64_t x) const {
+    auto [lo, hi] = domain.at(n);
+    return x >= lo && x < hi && (x - lo) % step.at(n) == 0;
+  }
 };
 
 std::string point_text(const std::map<std::string, int64_t>& p) {
@@ -168,7 +183,7 @@ class InplaceReadAfterWrite : public Rule {
       std::string word = index.substr(i, j - i);
       const std::string tail = "_tail";
       if (word.size() > tail.size() && word.compare(word.size() - tail.size(), tail.size(), tail) == 0 &&
-          k.loop_ranges.count(word) && k.loop_ranges.count(word.substr(0, word.size() - tail.size())))
+          k.has_loop(word) && k.has_loop(word.substr(0, word.size() - tail.size())))
         word.resize(word.size() - tail.size());
       out += word;
       i = j;
@@ -176,17 +191,21 @@ class InplaceReadAfterWrite : public Rule {
     return out;
   }
 
-  // Domains: Triton index variables range over their numel, C++ loop variables over their
-  // literal loop range; anything else over a small default range.
-  void set_domains(IndexEvaluator& ev, const Kernel& k, Verdict& v) const {
+  // Domains: Triton index variables range over their numel, C++ loop variables over the literal
+  // range and step of their loop around the load (else the store); anything else over a small
+  // default range.
+  void set_domains(IndexEvaluator& ev, const Kernel& k, const MemAccess& ld, const MemAccess& st, Verdict& v) const {
     for (const auto& n : v.free) {
+      v.step[n] = 1;
       std::pair<int64_t, int64_t> d{0, 64};
       if (is_triton_index_var(n)) {
         std::string numel = numel_of(n);
         std::map<std::string, int64_t> none;
         if (auto x = ev.eval(ev.parse(numel), none)) d.second = *x;
-      } else if (auto it = k.loop_ranges.find(n); it != k.loop_ranges.end()) {
-        d = it->second;
+      } else if (const CppLoop* l = k.loop_around(n, ld.loc.line) ? k.loop_around(n, ld.loc.line)
+                                                                   : k.loop_around(n, st.loc.line)) {
+        d = {l->start, l->end};
+        v.step[n] = l->step;
       }
       if (d.second <= d.first) d.second = d.first + 1;
       v.domain[n] = d;
@@ -198,22 +217,24 @@ class InplaceReadAfterWrite : public Rule {
     std::vector<std::vector<int64_t>> values;
     size_t combos = 1;
     for (const auto& n : v.free) {
-      auto [lo, hi] = v.domain.at(n);
-      int64_t d = hi - lo;
+      // Ranks of the values the variable takes.
+      int64_t d = v.count(n);
       std::set<int64_t> s;
       int64_t per = v.free.size() >= 3 ? 6 : 12;
       if (d <= 4 * per) {
-        for (int64_t i = 0; i < d; ++i) s.insert(lo + i);
+        for (int64_t i = 0; i < d; ++i) s.insert(i);
       } else {
         for (int64_t i = 0; i < per; ++i) {
-          s.insert(lo + i);
-          s.insert(hi - 1 - i);
-          s.insert(lo + d / 2 - per / 2 + i);
+          s.insert(i);
+          s.insert(d - 1 - i);
+          s.insert(d / 2 - per / 2 + i);
         }
-        for (int64_t j = 1; j < 16; ++j) s.insert(lo + d * j / 16);
-        for (int64_t p : {7, 31, 127, 1021, 4099, 65537}) s.insert(lo + p % d);
+        for (int64_t j = 1; j < 16; ++j) s.insert(d * j / 16);
+        for (int64_t p : {7, 31, 127, 1021, 4099, 65537}) s.insert(p % d);
       }
-      values.emplace_back(s.begin(), s.end());
+      std::vector<int64_t> taken;
+      for (int64_t j : s) taken.push_back(v.value(n, j));
+      values.push_back(std::move(taken));
       combos *= values.back().size();
     }
     std::vector<std::map<std::string, int64_t>> points;
@@ -231,6 +252,25 @@ class InplaceReadAfterWrite : public Rule {
     };
     rec(0);
     return points;
+  }
+
+  // The elements a vector access covers from its index: Inductor tiles a vectorized C++ loop by
+  // the vector's lanes (`x1+=static_cast<int64_t>(16L)`), and the access steps over memory along
+  // that variable (coefficient 1 in its index), so `tmp_acc0_vec.store(out_ptr2 + x1 + 256*x0)`
+  // writes x1 to x1 + 15. One for a scalar access and for every Triton access.
+  static int64_t vector_lanes(IndexEvaluator& ev, const IndexExpr& e, const MemAccess& a, const Verdict& v) {
+    if (!a.vectorized) return 1;
+    std::map<std::string, int64_t> zero;
+    for (const auto& n : v.free) zero[n] = 0;
+    auto at_zero = ev.eval(e, zero);
+    if (!at_zero) return 1;
+    for (const auto& n : v.free) {
+      if (v.step.at(n) <= 1) continue;
+      auto one = zero;
+      one[n] = 1;
+      if (auto at_one = ev.eval(e, one); at_one && *at_one - *at_zero == 1) return v.step.at(n);
+    }
+    return 1;
   }
 
   // Whether the store index is affine over the samples, `base + sum(coef[n] * n)`: probed at the
@@ -265,19 +305,22 @@ class InplaceReadAfterWrite : public Rule {
   static void find_witness(Verdict& v, const std::vector<std::map<std::string, int64_t>>& points,
                            const std::vector<int64_t>& L, const std::vector<int64_t>& S, bool affine,
                            const std::map<std::string, int64_t>& coef, int64_t base) {
-    int64_t smin = *std::min_element(S.begin(), S.end()), smax = *std::max_element(S.begin(), S.end());
+    int64_t smin = *std::min_element(S.begin(), S.end());
+    int64_t smax = *std::max_element(S.begin(), S.end()) + v.store_lanes - 1;
     std::unordered_map<int64_t, size_t> writer_of;
-    for (size_t i = 0; i < S.size(); ++i) writer_of.emplace(S[i], i);
+    for (size_t i = 0; i < S.size(); ++i)
+      for (int64_t lane = 0; lane < v.store_lanes; ++lane) writer_of.emplace(S[i] + lane, i);
     auto linear = [&](const std::map<std::string, int64_t>& pt) {
       int64_t lin = 0;
-      for (const auto& n : v.free) lin = lin * (v.domain[n].second - v.domain[n].first) + pt.at(n) - v.domain[n].first;
+      for (const auto& n : v.free) lin = lin * v.count(n) + (pt.at(n) - v.domain.at(n).first) / v.step.at(n);
       return lin;
     };
     // Enumeration budget for the whole comparison, not per point: a 2-D launch of 1M x 1K
     // points must not be walked once per sample.
     int64_t budget = 1 << 22;
     bool exhausted = false;
-    auto solve = [&](int64_t elem, std::map<std::string, int64_t>& w) -> bool {
+    // A point whose store index is `elem`.
+    auto solve_index = [&](int64_t elem, std::map<std::string, int64_t>& w) -> bool {
       if (!affine || v.free.empty()) return false;
       // One variable solved exactly, the others (at most two) enumerated over bounded domains.
       const std::string& last = v.free.back();
@@ -290,17 +333,18 @@ class InplaceReadAfterWrite : public Rule {
           if (a == 0) return false;
           if (r % a != 0) return false;
           int64_t x = r / a;
-          if (x < v.domain[last].first || x >= v.domain[last].second) return false;
+          if (!v.takes(last, x)) return false;
           cur[last] = x;
           w = cur;
           return true;
         }
         const std::string& n = rest[i];
-        for (int64_t x = v.domain[n].first; x < v.domain[n].second; ++x) {
+        for (int64_t j = 0, d = v.count(n); j < d; ++j) {
           if (budget-- <= 0) {
             exhausted = true;
             return false;
           }
+          int64_t x = v.value(n, j);
           cur[n] = x;
           if (go(i + 1, partial + coef.at(n) * x)) return true;
         }
@@ -308,31 +352,42 @@ class InplaceReadAfterWrite : public Rule {
       };
       return go(0, base);
     };
+    // A point whose store covers `elem` (at one of its lanes).
+    auto solve = [&](int64_t elem, std::map<std::string, int64_t>& w) {
+      for (int64_t lane = 0; lane < v.store_lanes; ++lane)
+        if (solve_index(elem - lane, w)) return true;
+      return false;
+    };
     for (size_t i = 0; i < points.size(); ++i) {
-      if (L[i] == S[i]) continue;
-      std::map<std::string, int64_t> w;
-      bool found = false;
-      if (auto it = writer_of.find(L[i]); it != writer_of.end() && it->second != i) {
-        w = points[it->second];
-        found = true;
-      } else if (!v.witness && !exhausted && solve(L[i], w) && w != points[i]) {
-        found = true;  // once a witness exists, only the cheap lookup above may improve it
-      }
-      if (found) {
-        int64_t dist = std::llabs(linear(points[i]) - linear(w));
-        if (!v.witness || dist > v.distance) {
-          v.witness = true;
-          v.reader = points[i];
-          v.writer = w;
-          v.element = L[i];
-          v.reader_own = S[i];
-          v.distance = dist;
+      // The first and last element the point loads: each is its own, or another point's, or neither.
+      const int64_t first = L[i], last = L[i] + v.load_lanes - 1;
+      for (int64_t e : {first, last}) {
+        if (e >= S[i] && e < S[i] + v.store_lanes) continue;  // an element this point stores itself
+        std::map<std::string, int64_t> w;
+        bool found = false;
+        if (auto it = writer_of.find(e); it != writer_of.end() && it->second != i) {
+          w = points[it->second];
+          found = true;
+        } else if (!v.witness && !exhausted && solve(e, w) && w != points[i]) {
+          found = true;  // once a witness exists, only the cheap lookup above may improve it
         }
-      } else if (!v.witness && (!affine || exhausted) && L[i] >= smin && L[i] <= smax && !v.in_range) {
-        v.in_range = true;
-        v.reader = points[i];
-        v.element = L[i];
-        v.reader_own = S[i];
+        if (found) {
+          int64_t dist = std::llabs(linear(points[i]) - linear(w));
+          if (!v.witness || dist > v.distance) {
+            v.witness = true;
+            v.reader = points[i];
+            v.writer = w;
+            v.element = e;
+            v.reader_own = S[i];
+            v.distance = dist;
+          }
+        } else if (!v.witness && (!affine || exhausted) && e >= smin && e <= smax && !v.in_range) {
+          v.in_range = true;
+          v.reader = points[i];
+          v.element = e;
+          v.reader_own = S[i];
+        }
+        if (v.load_lanes == 1) break;  // one element
       }
     }
     if (v.witness) v.in_range = false;
@@ -359,7 +414,7 @@ class InplaceReadAfterWrite : public Rule {
       v.same = same_text;
       return v;
     }
-    set_domains(ev, k, v);
+    set_domains(ev, k, ld, st, v);
     const std::vector<std::map<std::string, int64_t>> points = sample_points(v);
 
     std::vector<int64_t> L, S;
@@ -377,6 +432,8 @@ class InplaceReadAfterWrite : public Rule {
     v.evaluated = true;
     v.same = L == S;
     if (v.same) return v;
+    v.load_lanes = vector_lanes(ev, le, ld, v);
+    v.store_lanes = vector_lanes(ev, se, st, v);
 
     // Exact witnesses among the samples, or by solving an affine store index for the loaded element.
     std::map<std::string, int64_t> coef;

@@ -46,7 +46,8 @@ inline std::string kernel_facts(const Kernel& k) {
     o << ") " << loc_text(s.loc) << "\n";
   }
   for (const auto& [v, d] : k.var_defs) o << "def " << v << " = " << d << "\n";
-  for (const auto& [v, r] : k.loop_ranges) o << "range " << v << " " << r.first << " " << r.second << "\n";
+  for (const auto& l : k.loops)
+    o << "loop " << l.var << " " << l.start << " " << l.end << " " << l.step << " " << l.first_line << "-" << l.last_line << "\n";
   for (const auto& e : k.parse_errors) o << "error " << e << "\n";
   return o.str();
 }

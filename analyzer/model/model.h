@@ -6,10 +6,12 @@
 // The Dynamo layer (frames, guards, scalars that cross graph breaks) lives in `DynamoModel`.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/model/dtype.h"
@@ -203,6 +205,15 @@ inline bool is_comparison_op(std::string_view op) {
   return op == "eq" || op == "ne" || op == "lt" || op == "le" || op == "gt" || op == "ge";
 }
 
+// A C++ kernel's loop: `for(int64_t x1=static_cast<int64_t>(0L); x1<static_cast<int64_t>(256L);
+// x1+=static_cast<int64_t>(16L))` (a vectorized dimension steps by the vector's lanes), or the lane
+// loop inside such a tile, `for (long x1_inner = 0; x1_inner < static_cast<int64_t>(16); x1_inner++)`.
+struct CppLoop {
+  std::string var;
+  int64_t start = 0, end = 0, step = 1;  // the values var takes: start, start + step, ... below end
+  int first_line = 0, last_line = 0;     // lines of the containing file, from its header to its body's end
+};
+
 struct Kernel {
   std::string name;
   KernelBackend backend = KernelBackend::Unknown;
@@ -237,9 +248,19 @@ struct Kernel {
   // Right-hand side of each non-`tmp` assignment in the body (`x0` -> "xindex % 16"), whitespace-
   // normalized. Added so rules can expand index variables when comparing index expressions.
   std::map<std::string, std::string> var_defs;
-  // C++: loop variable -> [start, end) of `for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(65536L); ...)`
-  // when both are literals. Added so rules can enumerate a C++ kernel's index space.
-  std::map<std::string, std::pair<int64_t, int64_t>> loop_ranges;
+  // C++: the body's `for` loops with literal bounds, in source order. Added so rules can enumerate a
+  // C++ kernel's index space. One variable heads loops of different ranges and steps in one kernel
+  // (each loop nest its own), so an access takes the innermost loop of the variable around its line.
+  std::vector<CppLoop> loops;
+  const CppLoop* loop_around(std::string_view var, int line) const {
+    const CppLoop* in = nullptr;
+    for (const auto& l : loops)
+      if (l.var == var && l.first_line <= line && line <= l.last_line && (!in || l.first_line >= in->first_line)) in = &l;
+    return in;
+  }
+  bool has_loop(std::string_view var) const {
+    return std::any_of(loops.begin(), loops.end(), [&](const CppLoop& l) { return l.var == var; });
+  }
 
   // Gives back the slack vector growth left in the facts a reader appended (up to half of each).
   void shrink_to_fit() {

@@ -165,17 +165,52 @@ void read_cpp_signature(Kernel& k) {
   }
 }
 
-// `for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(65536L); x0+=...)`: literal loop ranges.
-void read_cpp_loop_ranges(Kernel& k) {
-  static const RE2 loop(R"(for\s*\(\s*int64_t\s+(\w+)\s*=\s*static_cast<int64_t>\((-?\d+)L?\)\s*;\s*(\w+)\s*<\s*static_cast<int64_t>\((-?\d+)L?\))");
+// The body's loops with literal bounds (model.h CppLoop), each with the lines it spans: its header
+// to its body's closing brace (Inductor braces every loop body; an unbraced one ends at its `;`).
+void read_cpp_loops(Kernel& k) {
+  static const RE2 loop(
+      R"(for\s*\(\s*(?:int64_t|long)\s+(\w+)\s*=\s*(?:static_cast<int64_t>\(\s*)?(-?\d+)L?\s*\)?\s*;)"
+      R"(\s*(\w+)\s*<\s*static_cast<int64_t>\(\s*(-?\d+)L?\s*\)\s*;\s*(\w+)\s*(?:\+\+|\+=\s*static_cast<int64_t>\(\s*(\d+)L?\s*\))\s*\))");
+  const std::string_view src = k.source;
   re2::StringPiece in(k.source);
-  std::string var, var2, lo, hi;
-  while (RE2::FindAndConsume(&in, loop, &var, &lo, &var2, &hi)) {
-    if (var != var2) continue;
+  std::string var, var2, var3, lo, hi, step;
+  size_t line_at = 0;
+  int line = k.source_first_line;  // the file's line of src[line_at]
+  auto line_of = [&](size_t offset) {
+    line += static_cast<int>(std::count(src.begin() + static_cast<std::ptrdiff_t>(line_at),
+                                        src.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+    line_at = offset;
+    return line;
+  };
+  while (RE2::FindAndConsume(&in, loop, &var, &lo, &var2, &hi, &var3, &step)) {
+    if (var != var2 || var != var3) continue;
+    const size_t header_end = static_cast<size_t>(in.data() - src.data());
+    CppLoop l;
+    l.var = var;
     try {
-      k.loop_ranges[var] = {std::stoll(lo), std::stoll(hi)};
+      l.start = std::stoll(lo);
+      l.end = std::stoll(hi);
+      l.step = step.empty() ? 1 : std::stoll(step);
     } catch (...) {
+      continue;
     }
+    if (l.step < 1) continue;
+    size_t body = src.find_first_not_of(" \t\r\n", header_end), end = body;
+    if (body != std::string_view::npos && src[body] == '{') {
+      for (int depth = 0; end < src.size(); ++end) {
+        if (src[end] == '{') ++depth;
+        if (src[end] == '}' && --depth == 0) break;
+      }
+    } else {
+      end = src.find(';', header_end);
+    }
+    end = std::min(end, src.size());
+    const size_t header = src.rfind("for", header_end);
+    l.first_line = line_of(header);
+    // Lines counted from the header: the next header is further on, so the count goes on from here.
+    l.last_line = l.first_line + static_cast<int>(std::count(src.begin() + static_cast<std::ptrdiff_t>(header),
+                                                             src.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
+    k.loops.push_back(std::move(l));
   }
 }
 
@@ -281,7 +316,7 @@ class OutputCodeReader {
       k.shrink_to_fit();
     } else {
       read_cpp_signature(k);
-      read_cpp_loop_ranges(k);
+      read_cpp_loops(k);
     }
     for (auto& n : k.fragment.nodes)
       if (n.op != "placeholder" && n.op != "output" && n.target.find("PlaceHolder") == std::string::npos)

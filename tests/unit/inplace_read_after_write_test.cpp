@@ -4,6 +4,8 @@
 // (named "Derived" below: each edit is stated next to the test).
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "analyzer/model/fx_query.h"
 #include "rule_test_util.h"
 
@@ -41,7 +43,9 @@ TEST(InplaceReadAfterWrite, ForeachFlipCpuIsReportedWhenTheCppReaderRan) {
   auto fs_ = run_rule(fixture("mut_foreach_flip_cpu"), "inplace-read-after-write", a);
   ASSERT_EQ(a.program.compiles.size(), 1u);
   const Kernel& k = a.program.compiles[0].kernels.at(0);
-  EXPECT_EQ(k.loop_ranges.at("x0"), (std::pair<int64_t, int64_t>{0, 65536}));
+  ASSERT_EQ(k.loops.size(), 1u);
+  EXPECT_EQ(k.loops[0].var, "x0");
+  EXPECT_EQ(std::make_pair(k.loops[0].start, k.loops[0].end), (std::pair<int64_t, int64_t>{0, 65536}));
   if (k.loads.empty()) GTEST_SKIP() << "no C++ kernel reader installed: C++ loads unknown";
   ASSERT_EQ(fs_.size(), 1u);
   EXPECT_EQ(fs_[0]->evidence["backend"], "cpp");
@@ -245,4 +249,68 @@ TEST(InplaceReadAfterWrite, DerivedFlipThroughALocalCopyOfThePointer) {
   ASSERT_EQ(fs_.size(), 1u);
   EXPECT_EQ(fs_[0]->evidence["load"]["ptr"], "out_ptr0");
   EXPECT_EQ(fs_[0]->evidence["claim"], "cross-thread-overlap");
+}
+
+namespace {
+
+// cpu_train_step_t213's layer-norm backward kernel (model__0_backward_3.1): the one that stores a
+// vector to out_ptr2 and reads it back lane by lane.
+const Kernel* vector_store_then_lane_reads(const Analysis& a) {
+  for (const auto& c : a.program.compiles)
+    for (const auto& k : c.kernels) {
+      bool vector_store = false, lane_load = false;
+      for (const auto& st : k.stores) vector_store |= st.ptr == "out_ptr2" && st.vectorized && st.index == "x1 + 256L*x0";
+      for (const auto& ld : k.loads) lane_load |= ld.ptr == "out_ptr2" && !ld.vectorized && ld.index == "x1 + x1_inner + 256L*x0";
+      if (vector_store && lane_load) return &k;
+    }
+  return nullptr;
+}
+
+}  // namespace
+
+// A realistic CPU training step (torch 2.13): a C++ reduction stores 16 partial sums as one vector,
+// `tmp_acc0_vec.store(out_ptr2 + x1 + 256L*x0)` with x1 stepping by 16, and the same x1 iteration
+// then reads them one lane at a time, `out_ptr2[x1 + x1_inner + 256L*x0]`, x1_inner in [0, 16). Every
+// element read is one the iteration itself stored: not reported. (Sampling x1 at every integer and
+// taking the vector store as one element, the rule said point x1=7 stores what x1=0 reads.)
+TEST(InplaceReadAfterWrite, AVectorStoreReadBackLaneByLaneInItsIterationIsNotReported) {
+  Analysis a;
+  auto fs_ = run_rule(fixture("cpu_train_step_t213"), "inplace-read-after-write", a);
+  const Kernel* k = vector_store_then_lane_reads(a);
+  ASSERT_NE(k, nullptr);
+  // The loops around the lane read: x1 of this nest (other nests' x1 run to 2048, 32 or 8), and the lanes.
+  int line = 0;
+  for (const auto& ld : k->loads)
+    if (ld.ptr == "out_ptr2" && ld.index == "x1 + x1_inner + 256L*x0") line = ld.loc.line;
+  const CppLoop* x1 = k->loop_around("x1", line);
+  const CppLoop* lanes = k->loop_around("x1_inner", line);
+  ASSERT_TRUE(x1 && lanes);
+  EXPECT_EQ(std::make_tuple(x1->start, x1->end, x1->step), std::make_tuple(int64_t{0}, int64_t{256}, int64_t{16}));
+  EXPECT_EQ(std::make_tuple(lanes->start, lanes->end, lanes->step), std::make_tuple(int64_t{0}, int64_t{16}, int64_t{1}));
+  EXPECT_NE(line_at({k->def_loc.file, x1->first_line, 0}).find("for(int64_t x1="), std::string::npos);
+  EXPECT_NE(line_at({k->def_loc.file, lanes->first_line, 0}).find("for (long x1_inner = 0;"), std::string::npos);
+  EXPECT_TRUE(fs_.empty()) << fs_[0]->message;
+}
+
+// Derived from cpu_train_step_t213: the lane reads made one vector load half a tile on,
+// `loadu(out_ptr2 + 8L + x1 + 256L*x0, 16)`: its upper eight lanes are elements the next x1
+// iteration's vector store writes. Reported: a witness only the vectors' widths show (the load's
+// first element, x1 + 8, is stored by no iteration; x1 takes multiples of 16).
+TEST(InplaceReadAfterWrite, DerivedVectorLoadHalfATileOnIsReported) {
+  TempDir tmp;
+  std::string dir = derive(tmp, "cpu_train_step_t213", "backward", "output_code.py",
+                           "auto tmp14 = out_ptr2[static_cast<int64_t>(x1 + x1_inner + 256L*x0)];",
+                           "auto tmp14 = at::vec::Vectorized<float>::loadu(out_ptr2 + static_cast<int64_t>(8L + x1 + 256L*x0), "
+                           "static_cast<int64_t>(16));");
+  Analysis a;
+  auto fs_ = run_rule(dir, "inplace-read-after-write", a);
+  ASSERT_EQ(fs_.size(), 1u);
+  const auto& e = fs_[0]->evidence;
+  EXPECT_EQ(e["claim"], "cross-thread-overlap");
+  EXPECT_EQ(e["load"]["index"], "8L + x1 + 256L*x0");
+  EXPECT_EQ(e["store"]["index"], "x1 + 256L*x0");
+  int64_t element = e["element"], reader_own = e["reader_own_element"];
+  EXPECT_EQ(e["writer"]["x1"].get<int64_t>() % 16, 0);  // a value x1 takes
+  EXPECT_GE(element - reader_own, 16);                  // past the reader's own vector
+  EXPECT_LT(element - reader_own, 24);                  // inside the load's
 }
