@@ -1539,10 +1539,18 @@ void parse_pieces(Module& m, std::string_view source, int line_offset, size_t pi
   // The token vector is scratch: one per thread, reused across modules (no regrowth, no page
   // faults for every file), unless a huge file made it huge.
   thread_local std::vector<Token> toks;
+  // A Triton kernel's source is parsed inside output_code.py's piece (from `each`), with the same
+  // vector: only the outermost parse gives a huge vector back, or the file's next piece would
+  // grow one again from nothing, old and new arrays alive at each doubling.
+  thread_local int depth = 0;
+  struct Nested {
+    int& d;
+    explicit Nested(int& depth) : d(depth) { ++d; }
+    ~Nested() { --d; }
+  } nested(depth);
   toks.clear();
   // The token vector's memory (its reservation, growth and release) is the thread's scratch, not
-  // the model of what is read: it is left out of the memory budget (heap_budget.h). A Triton
-  // kernel's source is parsed inside output_code.py's piece with the same vector.
+  // the model of what is read: it is left out of the memory budget (heap_budget.h).
   // About one token per 5 bytes in Inductor output: one reservation instead of ~15 regrowths.
   {
     HeapUncounted scratch;
@@ -1565,7 +1573,7 @@ void parse_pieces(Module& m, std::string_view source, int line_offset, size_t pi
     each(m);
   }
   constexpr size_t kKeepTokens = size_t(1) << 16;  // ~4.5 MB: kept for the next file, more is given back
-  if (toks.capacity() > kKeepTokens) {
+  if (depth == 1 && toks.capacity() > kKeepTokens) {
     HeapUncounted scratch;
     std::vector<Token>().swap(toks);
   }
