@@ -56,8 +56,23 @@ struct Verdict {
   std::vector<std::string> free;  // the index variables
   std::map<std::string, std::pair<int64_t, int64_t>> domain;  // [lo, hi) of each
   std::map<std::string, int64_t> step;                         // the step each takes through it
-  // Elements an access covers from its index: a C++ vector access its lanes, any other one.
+  // Elements an access covers from its index: a C++ vector access its lanes (the step of
+  // `*_lane_var`, cut at its loop's end), any other one.
   int64_t load_lanes = 1, store_lanes = 1;
+  std::string load_lane_var, store_lane_var;
+  // The variables whose loop holds both accesses (or that are no C++ loop's): two points that
+  // agree on these are one iteration, whose own loads and stores are its data flow, not a race.
+  std::set<std::string> common;
+
+  int64_t lanes_at(int64_t lanes, const std::string& var, const std::map<std::string, int64_t>& p) const {
+    if (lanes == 1) return 1;
+    return std::max<int64_t>(1, std::min(lanes, domain.at(var).second - p.at(var)));
+  }
+  bool other_iteration(const std::map<std::string, int64_t>& a, const std::map<std::string, int64_t>& b) const {
+    for (const auto& n : common)
+      if (a.at(n) != b.at(n)) return true;
+    return false;
+  }
 
   // The number of values `n` takes, and its value of rank j.
   int64_t count(const std::string& n) const {
@@ -192,21 +207,29 @@ class InplaceReadAfterWrite : public Rule {
   }
 
   // Domains: Triton index variables range over their numel, C++ loop variables over the literal
-  // range and step of their loop around the load (else the store); anything else over a small
-  // default range.
+  // range and step of their loop around the load (else the store), a variable merged with its tail
+  // loop (merge_tail_loops) over both loops' values one by one; anything else over a small default
+  // range.
   void set_domains(IndexEvaluator& ev, const Kernel& k, const MemAccess& ld, const MemAccess& st, Verdict& v) const {
     for (const auto& n : v.free) {
       v.step[n] = 1;
       std::pair<int64_t, int64_t> d{0, 64};
+      const CppLoop* at_ld = k.loop_around(n, ld.loc.line);
+      const CppLoop* at_st = k.loop_around(n, st.loc.line);
+      const CppLoop* tail = k.loop_around(n + "_tail", ld.loc.line);
+      if (!tail) tail = k.loop_around(n + "_tail", st.loc.line);
       if (is_triton_index_var(n)) {
         std::string numel = numel_of(n);
         std::map<std::string, int64_t> none;
         if (auto x = ev.eval(ev.parse(numel), none)) d.second = *x;
-      } else if (const CppLoop* l = k.loop_around(n, ld.loc.line) ? k.loop_around(n, ld.loc.line)
-                                                                   : k.loop_around(n, st.loc.line)) {
+      } else if (tail) {
+        const CppLoop* body = at_ld ? at_ld : at_st;
+        d = {body ? std::min(body->start, tail->start) : tail->start, body ? std::max(body->end, tail->end) : tail->end};
+      } else if (const CppLoop* l = at_ld ? at_ld : at_st) {
         d = {l->start, l->end};
         v.step[n] = l->step;
       }
+      if (tail || at_ld == at_st) v.common.insert(n);  // the same loop, or none known: one iteration only when equal
       if (d.second <= d.first) d.second = d.first + 1;
       v.domain[n] = d;
     }
@@ -258,17 +281,23 @@ class InplaceReadAfterWrite : public Rule {
   // the vector's lanes (`x1+=static_cast<int64_t>(16L)`), and the access steps over memory along
   // that variable (coefficient 1 in its index), so `tmp_acc0_vec.store(out_ptr2 + x1 + 256*x0)`
   // writes x1 to x1 + 15. One for a scalar access and for every Triton access.
-  static int64_t vector_lanes(IndexEvaluator& ev, const IndexExpr& e, const MemAccess& a, const Verdict& v) {
+  // At most a vector of 64 bytes' lanes; a larger step is no vector's.
+  static constexpr int64_t kMaxLanes = 64;
+  static int64_t vector_lanes(IndexEvaluator& ev, const IndexExpr& e, const MemAccess& a, const Verdict& v,
+                              std::string& var) {
     if (!a.vectorized) return 1;
     std::map<std::string, int64_t> zero;
     for (const auto& n : v.free) zero[n] = 0;
     auto at_zero = ev.eval(e, zero);
     if (!at_zero) return 1;
     for (const auto& n : v.free) {
-      if (v.step.at(n) <= 1) continue;
+      if (v.step.at(n) <= 1 || v.step.at(n) > kMaxLanes) continue;
       auto one = zero;
       one[n] = 1;
-      if (auto at_one = ev.eval(e, one); at_one && *at_one - *at_zero == 1) return v.step.at(n);
+      if (auto at_one = ev.eval(e, one); at_one && *at_one - *at_zero == 1) {
+        var = n;
+        return v.step.at(n);
+      }
     }
     return 1;
   }
@@ -306,10 +335,13 @@ class InplaceReadAfterWrite : public Rule {
                            const std::vector<int64_t>& L, const std::vector<int64_t>& S, bool affine,
                            const std::map<std::string, int64_t>& coef, int64_t base) {
     int64_t smin = *std::min_element(S.begin(), S.end());
-    int64_t smax = *std::max_element(S.begin(), S.end()) + v.store_lanes - 1;
+    std::vector<int64_t> stored(S.size());  // the elements each point stores, from S[i]
+    for (size_t i = 0; i < S.size(); ++i) stored[i] = v.lanes_at(v.store_lanes, v.store_lane_var, points[i]);
+    int64_t smax = S[0] + stored[0] - 1;
+    for (size_t i = 0; i < S.size(); ++i) smax = std::max(smax, S[i] + stored[i] - 1);
     std::unordered_map<int64_t, size_t> writer_of;
     for (size_t i = 0; i < S.size(); ++i)
-      for (int64_t lane = 0; lane < v.store_lanes; ++lane) writer_of.emplace(S[i] + lane, i);
+      for (int64_t lane = 0; lane < stored[i]; ++lane) writer_of.emplace(S[i] + lane, i);
     auto linear = [&](const std::map<std::string, int64_t>& pt) {
       int64_t lin = 0;
       for (const auto& n : v.free) lin = lin * v.count(n) + (pt.at(n) - v.domain.at(n).first) / v.step.at(n);
@@ -355,22 +387,24 @@ class InplaceReadAfterWrite : public Rule {
     // A point whose store covers `elem` (at one of its lanes).
     auto solve = [&](int64_t elem, std::map<std::string, int64_t>& w) {
       for (int64_t lane = 0; lane < v.store_lanes; ++lane)
-        if (solve_index(elem - lane, w)) return true;
+        if (solve_index(elem - lane, w) && lane < v.lanes_at(v.store_lanes, v.store_lane_var, w)) return true;
+      w.clear();
       return false;
     };
     for (size_t i = 0; i < points.size(); ++i) {
       // The first and last element the point loads: each is its own, or another point's, or neither.
-      const int64_t first = L[i], last = L[i] + v.load_lanes - 1;
+      const int64_t first = L[i], last = L[i] + v.lanes_at(v.load_lanes, v.load_lane_var, points[i]) - 1;
       for (int64_t e : {first, last}) {
-        if (e >= S[i] && e < S[i] + v.store_lanes) continue;  // an element this point stores itself
+        if (e >= S[i] && e < S[i] + stored[i]) continue;  // an element this point stores itself
         std::map<std::string, int64_t> w;
         bool found = false;
         if (auto it = writer_of.find(e); it != writer_of.end() && it->second != i) {
           w = points[it->second];
-          found = true;
+          found = v.other_iteration(w, points[i]);
         } else if (!v.witness && !exhausted && solve(e, w) && w != points[i]) {
-          found = true;  // once a witness exists, only the cheap lookup above may improve it
+          found = v.other_iteration(w, points[i]);  // once a witness exists, only the cheap lookup above may improve it
         }
+        if (!found && !w.empty()) continue;  // stored by this iteration, at another lane of an inner loop
         if (found) {
           int64_t dist = std::llabs(linear(points[i]) - linear(w));
           if (!v.witness || dist > v.distance) {
@@ -387,7 +421,7 @@ class InplaceReadAfterWrite : public Rule {
           v.element = e;
           v.reader_own = S[i];
         }
-        if (v.load_lanes == 1) break;  // one element
+        if (last == first) break;  // one element
       }
     }
     if (v.witness) v.in_range = false;
@@ -432,8 +466,8 @@ class InplaceReadAfterWrite : public Rule {
     v.evaluated = true;
     v.same = L == S;
     if (v.same) return v;
-    v.load_lanes = vector_lanes(ev, le, ld, v);
-    v.store_lanes = vector_lanes(ev, se, st, v);
+    v.load_lanes = vector_lanes(ev, le, ld, v, v.load_lane_var);
+    v.store_lanes = vector_lanes(ev, se, st, v, v.store_lane_var);
 
     // Exact witnesses among the samples, or by solving an affine store index for the loaded element.
     std::map<std::string, int64_t> coef;

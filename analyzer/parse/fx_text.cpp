@@ -532,7 +532,7 @@ class ReadableScanner {
     if (indent == std::string_view::npos) return true;  // blank
     if (l[indent] == '#') {
       if (state_ != Body || indent != 8) return false;
-      if (line_ != last_comment_line_ + 1) pending_.clear();
+      if (line_ != last_comment_line_ + 1) start_comments();
       pending_.push_back(l.substr(indent));
       last_comment_line_ = line_;
       return true;
@@ -542,7 +542,8 @@ class ReadableScanner {
     r.line = line_;
     r.col = static_cast<int>(indent) + 1;
     if (!pending_.empty() && last_comment_line_ >= line_ - 1) r.comments = pending_;
-    pending_.clear();
+    pending_.clear();  // r.comments may view kept_comments_ until the next comment block starts
+    kept_upto_ = 0;
     last_comment_line_ = -10;
     if (state_ == BeforeClass) {
       if (indent != 0 || !class_line(l)) return false;
@@ -576,24 +577,23 @@ class ReadableScanner {
     // The parser gives them no comments and the same def depth.
     return none_assignments(body, p);
   }
-  // The comment lines waiting for their statement view the block being fed: copied out before
-  // the next block replaces it.
+  void start_comments() {
+    pending_.clear();
+    kept_comments_.clear();
+    kept_upto_ = 0;
+  }
+  // The comment lines waiting for their statement view the block being fed: each is copied out
+  // once before the next block replaces it (a deque: the copies do not move).
   void keep_comments() {
-    if (pending_.empty()) return;
-    std::string kept;
-    for (std::string_view c : pending_) kept += c;
-    kept_comments_ = std::move(kept);
-    size_t at = 0;
-    for (std::string_view& c : pending_) {
-      c = std::string_view(kept_comments_).substr(at, c.size());
-      at += c.size();
-    }
+    for (size_t i = kept_upto_; i < pending_.size(); ++i) pending_[i] = kept_comments_.emplace_back(pending_[i]);
+    kept_upto_ = pending_.size();
   }
 
   enum { BeforeClass, BeforeDef, Body, AfterReturn } state_ = BeforeClass;
   ReadableStmt r_;
   std::vector<std::string_view> pending_;  // the comment block being read
-  std::string kept_comments_;
+  std::deque<std::string> kept_comments_;  // those of its lines an earlier block held
+  size_t kept_upto_ = 0;                   // pending_[0, kept_upto_) view kept_comments_
   int last_comment_line_ = -10;
   int line_;
 
@@ -901,7 +901,7 @@ namespace {
 // one per node, and few more: the class, def and return lines), at most one per 64 bytes. Reserving
 // up front spares a large graph the vector's doubling, whose old and new arrays are alive at once
 // (3x the nodes). A node line is longer (the fixtures' graphs take 104-392 bytes a node): the cap
-// only keeps a file of many short lines that are no nodes from reserving 176 bytes for each.
+// only keeps a file of many short lines that are no nodes from reserving 144 bytes for each.
 struct NodeReserve {
   size_t lines = 0, bytes = 0;
   void count(std::string_view text) {
@@ -974,7 +974,7 @@ bool parse_fx_readable(const FilePath& path, std::string_view text, FxGraph& out
 }
 
 bool read_fx_readable(const FilePath& path, FxGraph& out, DiagSink& diags, size_t& bytes, size_t block_bytes) {
-  // A file of one block is read whole, as before. A larger one is read twice, a block at a time:
+  // A file under one block is read whole, as before. A larger one is read twice, a block at a time:
   // once to count the nodes to reserve, once to scan; its text (a fifth of the peak memory of a
   // compile whose graph is 20 MB of short node lines) is never held whole. Only a file the line
   // reader does not take is then read whole, for the parser.

@@ -1536,8 +1536,9 @@ void parse_pieces(Module& m, std::string_view source, int line_offset, size_t pi
   // The nodes take a few times the bytes of dense code; string literals (kernel sources inside
   // output_code.py) take none. The first block is sized from the source, then blocks double.
   m.arena.reserve_first(std::clamp<size_t>(std::min(source.size(), piece) * 2, 1024, size_t(1) << 20));
-  // The token vector is scratch: one per thread, reused across modules (no regrowth, no page
-  // faults for every file), unless a huge file made it huge.
+  // The token vector is scratch: one per thread (and per instantiation of this template: the
+  // readers' parse_module_by_pieces share one), reused across modules (no regrowth, no page faults
+  // for every file), unless a huge file made it huge.
   thread_local std::vector<Token> toks;
   // A Triton kernel's source is parsed inside output_code.py's piece (from `each`), with the same
   // vector: only the outermost parse gives a huge vector back, or the file's next piece would

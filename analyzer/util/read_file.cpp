@@ -236,7 +236,8 @@ bool read_text_blocks(const std::string& path, size_t block_bytes, DiagSink& dia
   std::string buf;  // the bytes read and not yet given: whole lines, then the start of one
   size_t total = 0;
   int line = 1;
-  bool given = false;
+  bool given = false, bom_checked = false;
+  block_bytes = std::max<size_t>(block_bytes, 64);
   for (bool end = false; !end;) {
     // What fstat said is left, and one byte more (read_text_file's way to see the end without a
     // read returning 0): a small file is one read into a buffer of its size.
@@ -246,7 +247,6 @@ bool read_text_blocks(const std::string& path, size_t block_bytes, DiagSink& dia
     ssize_t r = in.read(buf.data() + kept, want);
     if (r < 0) return in.read_failed(diags);
     buf.resize(kept + static_cast<size_t>(r));
-    if (total == 0) drop_utf8_bom(buf);
     total += static_cast<size_t>(r);
     if (total > max_bytes) {  // the file grew since fstat
       diags.error("read-too-large", "file is over the limit of " + std::to_string(max_bytes) + " bytes; skipped",
@@ -255,9 +255,21 @@ bool read_text_blocks(const std::string& path, size_t block_bytes, DiagSink& dia
     }
     // A regular file reads short only at its end (read_text_file relies on it too).
     end = static_cast<size_t>(r) < want;
+    if (!bom_checked) {
+      if (buf.size() < 3 && !end) continue;  // a short first read: the mark may not be whole yet
+      drop_utf8_bom(buf);
+      bom_checked = true;
+    }
     // Whole lines only (a line longer than a block waits for the next), all that is left at the end.
-    const size_t cut = end ? buf.size() : buf.rfind('\n') + 1;
-    if (cut == 0) continue;
+    // The bytes kept from before hold no newline: only the new ones are searched.
+    size_t cut = buf.size();
+    if (!end) {
+      const size_t from = std::min(kept, buf.size());
+      const size_t nl = std::string_view(buf).substr(from).rfind('\n');
+      cut = nl == std::string_view::npos ? 0 : from + nl + 1;
+    }
+    if (cut == 0 && !end) continue;
+    if (cut == 0) break;
     check.check(buf.data(), cut, line);
     if (!take(std::string_view(buf.data(), cut), line, !given && end)) return false;
     given = true;

@@ -294,8 +294,8 @@ TEST(InplaceReadAfterWrite, AVectorStoreReadBackLaneByLaneInItsIterationIsNotRep
 
 // Derived from cpu_train_step_t213: the lane reads made one vector load half a tile on,
 // `loadu(out_ptr2 + 8L + x1 + 256L*x0, 16)`: its upper eight lanes are elements the next x1
-// iteration's vector store writes. Reported: a witness only the vectors' widths show (the load's
-// first element, x1 + 8, is stored by no iteration; x1 takes multiples of 16).
+// iteration's vector store writes. Reported: a witness only the vectors' widths show (no store
+// index equals an element the load reads past its own lanes; x1 takes multiples of 16).
 TEST(InplaceReadAfterWrite, DerivedVectorLoadHalfATileOnIsReported) {
   TempDir tmp;
   std::string dir = derive(tmp, "cpu_train_step_t213", "backward", "output_code.py",
@@ -313,4 +313,55 @@ TEST(InplaceReadAfterWrite, DerivedVectorLoadHalfATileOnIsReported) {
   EXPECT_EQ(e["writer"]["x1"].get<int64_t>() % 16, 0);  // a value x1 takes
   EXPECT_GE(element - reader_own, 16);                  // past the reader's own vector
   EXPECT_LT(element - reader_own, 24);                  // inside the load's
+}
+
+// Derived from cpu_train_step_t213: the first kernel's tail loop (`for (int64_t x0_tail = ...; x0_tail
+// < 8; x0_tail++)` inside the vectorized `x0` loop, which steps by 16 over [0, 8) and so runs its
+// tail only) made to read the element another iteration writes: `auto tmpz = out_ptr0[7L +
+// (-1L)*x0_tail]; out_ptr0[x0_tail] = tmpz;`. Reported: written with x0 (merge_tail_loops), the
+// variable takes the tail loop's values one by one, not the vector loop's multiples of 16.
+TEST(InplaceReadAfterWrite, DerivedFlipInsideATailLoopIsReported) {
+  TempDir tmp;
+  std::string dir = derive(tmp, "cpu_train_step_t213", "backward", "output_code.py",
+                           "out_ptr0[static_cast<int64_t>(x0_tail)] = tmp_acc0_arr[x0_tail - static_cast<int64_t>(0L)];",
+                           "auto tmpz = out_ptr0[static_cast<int64_t>(7L + (-1L)*x0_tail)];\n"
+                           "                        out_ptr0[static_cast<int64_t>(x0_tail)] = tmpz;");
+  Analysis a;
+  auto fs_ = run_rule(dir, "inplace-read-after-write", a);
+  const Kernel& k = a.program.compiles.at(0).kernels.at(0);
+  if (k.loads.empty()) GTEST_SKIP() << "no C++ kernel reader installed: C++ loads unknown";
+  ASSERT_EQ(fs_.size(), 1u);
+  const auto& e = fs_[0]->evidence;
+  EXPECT_EQ(e["claim"], "cross-thread-overlap");
+  EXPECT_EQ(e["load"]["index"], "7L + (-1L)*x0_tail");
+  EXPECT_EQ(e["index_vars"]["x0"], nlohmann::json::array({0, 8}));
+  int64_t r = e["reader"]["x0"], w = e["writer"]["x0"];
+  EXPECT_EQ(r + w, 7);
+}
+
+// Derived from cpu_train_step_t213, the mirror of the real kernel: the layer-norm backward's x1
+// iteration first loads its 16 elements as one vector (`loadu(out_ptr2 + x1 + 256L*x0, 16)`, where
+// the vector store was) and then stores them lane by lane (`out_ptr2[x1 + x1_inner + 256L*x0] =
+// tmp9;`, where the lane read was). Within one iteration the load comes first and the lanes are its
+// own: not reported, though point (x1, x1_inner = 3) loads the element point (x1, x1_inner = 0)
+// stores (x1_inner's loop holds the store only: the two points are one iteration).
+TEST(InplaceReadAfterWrite, DerivedVectorLoadThenItsLanesStoredInOneIterationIsNotReported) {
+  TempDir tmp;
+  std::string dir = derive(tmp, "cpu_train_step_t213", "backward", "output_code.py",
+                           "tmp_acc0_vec.store(out_ptr2 + static_cast<int64_t>(x1 + 256L*x0));",
+                           "auto tmpv = at::vec::Vectorized<float>::loadu(out_ptr2 + static_cast<int64_t>(x1 + 256L*x0), "
+                           "static_cast<int64_t>(16));");
+  derive2(tmp, dir, "output_code.py", "auto tmp14 = out_ptr2[static_cast<int64_t>(x1 + x1_inner + 256L*x0)];",
+          "auto tmp14 = tmp9;\n                                    out_ptr2[static_cast<int64_t>(x1 + x1_inner + 256L*x0)] = tmp14;");
+  Analysis a;
+  auto fs_ = run_rule(dir, "inplace-read-after-write", a);
+  bool vector_load = false, lane_store = false;
+  for (const auto& c : a.program.compiles)
+    for (const auto& k : c.kernels) {
+      for (const auto& ld : k.loads) vector_load |= ld.ptr == "out_ptr2" && ld.vectorized && ld.index == "x1 + 256L*x0";
+      for (const auto& st : k.stores) lane_store |= st.ptr == "out_ptr2" && st.index == "x1 + x1_inner + 256L*x0";
+    }
+  if (!vector_load) GTEST_SKIP() << "no C++ kernel reader installed: C++ loads unknown";
+  EXPECT_TRUE(lane_store);
+  EXPECT_TRUE(fs_.empty()) << fs_[0]->message;
 }
