@@ -56,17 +56,20 @@ struct Verdict {
   std::vector<std::string> free;  // the index variables
   std::map<std::string, std::pair<int64_t, int64_t>> domain;  // [lo, hi) of each
   std::map<std::string, int64_t> step;                         // the step each takes through it
-  // Elements an access covers from its index: a C++ vector access its lanes (the step of
-  // `*_lane_var`, cut at its loop's end), any other one.
-  int64_t load_lanes = 1, store_lanes = 1;
-  std::string load_lane_var, store_lane_var;
+  // Elements an access covers from its index: a C++ vector access its lanes (the step of `var`,
+  // cut at its loop's end), any other one.
+  struct Lanes {
+    int64_t width = 1;
+    std::string var;
+  };
+  Lanes load_lanes, store_lanes;
   // The variables whose loop holds both accesses (or that are no C++ loop's): two points that
   // agree on these are one iteration, whose own loads and stores are its data flow, not a race.
   std::set<std::string> common;
 
-  int64_t lanes_at(int64_t lanes, const std::string& var, const std::map<std::string, int64_t>& p) const {
-    if (lanes == 1) return 1;
-    return std::max<int64_t>(1, std::min(lanes, domain.at(var).second - p.at(var)));
+  int64_t lanes_at(const Lanes& l, const std::map<std::string, int64_t>& p) const {
+    if (l.width == 1) return 1;
+    return std::max<int64_t>(1, std::min(l.width, domain.at(l.var).second - p.at(l.var)));
   }
   bool other_iteration(const std::map<std::string, int64_t>& a, const std::map<std::string, int64_t>& b) const {
     for (const auto& n : common)
@@ -229,7 +232,8 @@ class InplaceReadAfterWrite : public Rule {
         d = {l->start, l->end};
         v.step[n] = l->step;
       }
-      if (tail || at_ld == at_st) v.common.insert(n);  // the same loop, or none known: one iteration only when equal
+      // One loop holds both accesses (or neither is in a loop of n): a value of n is one iteration.
+      if (tail || at_ld == at_st) v.common.insert(n);
       if (d.second <= d.first) d.second = d.first + 1;
       v.domain[n] = d;
     }
@@ -281,25 +285,21 @@ class InplaceReadAfterWrite : public Rule {
   // the vector's lanes (`x1+=static_cast<int64_t>(16L)`), and the access steps over memory along
   // that variable (coefficient 1 in its index), so `tmp_acc0_vec.store(out_ptr2 + x1 + 256*x0)`
   // writes x1 to x1 + 15. One for a scalar access and for every Triton access.
-  // At most a vector of 64 bytes' lanes; a larger step is no vector's.
+  // At most 64 lanes (a 64-byte vector of bytes); a larger step is no vector's.
   static constexpr int64_t kMaxLanes = 64;
-  static int64_t vector_lanes(IndexEvaluator& ev, const IndexExpr& e, const MemAccess& a, const Verdict& v,
-                              std::string& var) {
-    if (!a.vectorized) return 1;
+  static Verdict::Lanes vector_lanes(IndexEvaluator& ev, const IndexExpr& e, const MemAccess& a, const Verdict& v) {
+    if (!a.vectorized) return {};
     std::map<std::string, int64_t> zero;
     for (const auto& n : v.free) zero[n] = 0;
     auto at_zero = ev.eval(e, zero);
-    if (!at_zero) return 1;
+    if (!at_zero) return {};
     for (const auto& n : v.free) {
       if (v.step.at(n) <= 1 || v.step.at(n) > kMaxLanes) continue;
       auto one = zero;
       one[n] = 1;
-      if (auto at_one = ev.eval(e, one); at_one && *at_one - *at_zero == 1) {
-        var = n;
-        return v.step.at(n);
-      }
+      if (auto at_one = ev.eval(e, one); at_one && *at_one - *at_zero == 1) return {v.step.at(n), n};
     }
-    return 1;
+    return {};
   }
 
   // Whether the store index is affine over the samples, `base + sum(coef[n] * n)`: probed at the
@@ -336,7 +336,7 @@ class InplaceReadAfterWrite : public Rule {
                            const std::map<std::string, int64_t>& coef, int64_t base) {
     int64_t smin = *std::min_element(S.begin(), S.end());
     std::vector<int64_t> stored(S.size());  // the elements each point stores, from S[i]
-    for (size_t i = 0; i < S.size(); ++i) stored[i] = v.lanes_at(v.store_lanes, v.store_lane_var, points[i]);
+    for (size_t i = 0; i < S.size(); ++i) stored[i] = v.lanes_at(v.store_lanes, points[i]);
     int64_t smax = S[0] + stored[0] - 1;
     for (size_t i = 0; i < S.size(); ++i) smax = std::max(smax, S[i] + stored[i] - 1);
     std::unordered_map<int64_t, size_t> writer_of;
@@ -386,14 +386,14 @@ class InplaceReadAfterWrite : public Rule {
     };
     // A point whose store covers `elem` (at one of its lanes).
     auto solve = [&](int64_t elem, std::map<std::string, int64_t>& w) {
-      for (int64_t lane = 0; lane < v.store_lanes; ++lane)
-        if (solve_index(elem - lane, w) && lane < v.lanes_at(v.store_lanes, v.store_lane_var, w)) return true;
+      for (int64_t lane = 0; lane < v.store_lanes.width; ++lane)
+        if (solve_index(elem - lane, w) && lane < v.lanes_at(v.store_lanes, w)) return true;
       w.clear();
       return false;
     };
     for (size_t i = 0; i < points.size(); ++i) {
       // The first and last element the point loads: each is its own, or another point's, or neither.
-      const int64_t first = L[i], last = L[i] + v.lanes_at(v.load_lanes, v.load_lane_var, points[i]) - 1;
+      const int64_t first = L[i], last = L[i] + v.lanes_at(v.load_lanes, points[i]) - 1;
       for (int64_t e : {first, last}) {
         if (e >= S[i] && e < S[i] + stored[i]) continue;  // an element this point stores itself
         std::map<std::string, int64_t> w;
@@ -466,8 +466,8 @@ class InplaceReadAfterWrite : public Rule {
     v.evaluated = true;
     v.same = L == S;
     if (v.same) return v;
-    v.load_lanes = vector_lanes(ev, le, ld, v, v.load_lane_var);
-    v.store_lanes = vector_lanes(ev, se, st, v, v.store_lane_var);
+    v.load_lanes = vector_lanes(ev, le, ld, v);
+    v.store_lanes = vector_lanes(ev, se, st, v);
 
     // Exact witnesses among the samples, or by solving an affine store index for the loaded element.
     std::map<std::string, int64_t> coef;

@@ -1013,11 +1013,16 @@ bool read_fx_readable(const FilePath& path, FxGraph& out, DiagSink& diags, size_
   } else if (scanning) {
     return false;  // the file could not be read: the diagnostic says why
   }
-  // The line reader stopped: the parser reads the whole file (what the blocks read said of its
-  // bytes, if they were all read, is said again and reported once).
+  // The line reader stopped: the parser reads the whole file. Where the blocks were all read, they
+  // said already what there is to say of its bytes: the read's own diagnostics then count only if
+  // it fails.
   scanned = FxGraph();
   std::string text;
-  if (!read_text_file(path, text, diags)) return false;
+  DiagSink reread;
+  if (!read_text_file(path, text, scanning ? reread : diags)) {
+    for (const Diagnostic& d : reread.sorted()) diags.report(d.level, d.code, d.message, d.loc);
+    return false;
+  }
   bytes = text.size();
   return parse_fx_readable(path, text, out, diags, FxReadableRead::Parse);
 }
