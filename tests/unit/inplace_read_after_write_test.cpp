@@ -271,8 +271,8 @@ const Kernel* vector_store_then_lane_reads(const Analysis& a) {
 // A realistic CPU training step (torch 2.13): a C++ reduction stores 16 partial sums as one vector,
 // `tmp_acc0_vec.store(out_ptr2 + x1 + 256L*x0)` with x1 stepping by 16, and the same x1 iteration
 // then reads them one lane at a time, `out_ptr2[x1 + x1_inner + 256L*x0]`, x1_inner in [0, 16). Every
-// element read is one the iteration itself stored: not reported. (Sampling x1 at every integer and
-// taking the vector store as one element, the rule said point x1=7 stores what x1=0 reads.)
+// element read is one the iteration itself stored: not reported. (Sampled at every integer, with the
+// vector store taken as one element, x1=7 would seem to store what x1=0 reads.)
 TEST(InplaceReadAfterWrite, AVectorStoreReadBackLaneByLaneInItsIterationIsNotReported) {
   Analysis a;
   auto fs_ = run_rule(fixture("cpu_train_step_t213"), "inplace-read-after-write", a);
