@@ -308,10 +308,11 @@ struct Type {
   // HelperPtr: `&helper`, a WelfordHelper<T, 4096>*.
   // UniqueArr: std::unique_ptr<elem[]>, a big reduction's heap-held local buffer.
   // CArray: a local `T name[N];` (a name of it decays to a T*, as Clang's uses of it do).
+  // VecCArray: a local `at::vec::Vectorized<T> name[N];` (only indexed: an element is a Vec).
   // IndexValue: argmax/argmin's accumulator of T (`elem`); IndexValueVec: its vector form with
   // `n` registers of values and `n2` of indices.
   enum Kind { None, Scalar_, Ptr, Vec, VecN, Mask, Array, Lambda, Welford, WelfordHelper, HelperPtr, UniqueArr, CArray,
-              IndexValue, IndexValueVec };
+              VecCArray, IndexValue, IndexValueVec };
   Kind kind = None;
   Scalar elem = Scalar::Void;  // the scalar, or the element type of the others
   int n = 0;                   // VectorizedN / VecMask count, array length
@@ -1005,10 +1006,14 @@ class Parser {
     if (is("[")) {
       // `int64_t offset[16];`, `alignas(...) float tmp1[16*16];`: a local array, uninitialized. The
       // Clang reader records nothing of it (no initializer); the size must be a constant.
-      if (is_auto || aligned || t->kind != Type::Scalar_ || !plain_number(*t)) decline("an array of a type the hand reader does not model");
-      // torch 2.13's reductions may keep per-lane partial sums in `tmp_acc0_arr[16]` beside the
-      // scalar and vector accumulators: the accumulator model of the hand reader knows no array.
-      if (!accumulator_base(v->name).empty()) decline("an accumulator array");
+      // torch 2.13's reductions keep per-thread or per-lane partial results in accumulator arrays
+      // beside the scalar and vector accumulators (`float tmp_acc0_arr[16];`,
+      // `at::vec::Vectorized<float> tmp_acc0_vec_arr[2];`). An array of vectors is taken only as an
+      // accumulator: to Clang any other one has an initializer (its elements' constructor), which
+      // the Clang reader records as a value.
+      const bool vector_accumulator = t->kind == Type::Vec && !accumulator_base(v->name).empty();
+      if (is_auto || aligned || !((t->kind == Type::Scalar_ && plain_number(*t)) || vector_accumulator))
+        decline("an array of a type the hand reader does not model");
       s->aligned_by_max = alignas_;
       ++p_;
       Node* size = parse_expr();
@@ -1016,7 +1021,7 @@ class Parser {
       auto n = array_size(size);
       if (!n || *n < 1 || *n > (1 << 20)) decline("an array whose size is not a small constant");
       expect(";");
-      v->type = Type{Type::CArray, t->elem, static_cast<int>(*n)};
+      v->type = Type{vector_accumulator ? Type::VecCArray : Type::CArray, t->elem, static_cast<int>(*n)};
       declare(v);
       s->var = v;
       return s;
@@ -1557,6 +1562,9 @@ class Parser {
         if (n->type.kind == Type::Ptr) {
           s->kind = Node::Subscript;
           s->type = scalar(n->type.elem);
+        } else if (n->type.kind == Type::VecCArray) {
+          s->kind = Node::Subscript;
+          s->type = Type{Type::Vec, n->type.elem, 0};
         } else if (n->type.kind == Type::Array) {
           s->kind = Node::OpCall;
           s->op = "[]";
@@ -1904,6 +1912,7 @@ class Parser {
     if (peek_is(1, "::")) decline("a qualified name");
     Node* n = node(Node::VarRef, t);
     n->var = v;
+    if (v->type.kind == Type::VecCArray && !peek_is(1, "[")) decline("an array of vectors used other than by an index");
     // A local array is used as the pointer to its first element (array-to-pointer decay).
     n->type = v->type.kind == Type::CArray ? Type{Type::Ptr, v->type.elem, 0} : v->type;
     ++p_;
@@ -2320,8 +2329,10 @@ class Parser {
     return f;
   }
 
-  // `argmax_combine_vec<float, 1, 2, true>(acc, value, index[, tail])`: the accumulator (an
-  // lvalue of exactly that IndexValueVec) comes back; value converts to VectorizedN<T, NV>.
+  // `argmax_combine_vec<float, 1, 2, true>(acc, value, index[, tail])`, and without the horizontal
+  // flag `argmin_combine_vec<float, 1, 2>(acc, value, index_vector[, tail])` (the logical index of
+  // each lane, torch 2.13+) or `(acc, other_acc[, tail])`: the accumulator (an lvalue of exactly
+  // that IndexValueVec) comes back; value converts to VectorizedN<T, NV>.
   Node* argm_combine_vec(const Token& start) {
     std::string_view fn = ident();
     expect("<");
@@ -2330,19 +2341,32 @@ class Parser {
     int nv = template_int();
     expect(",");
     int ni = template_int();
-    expect(",");
-    if (!is("true") && !is("false")) decline("an arg*_combine_vec without its horizontal flag");
-    ++p_;
+    const bool horizontal_flag = is(",");
+    if (horizontal_flag) {
+      ++p_;
+      if (!is("true") && !is("false")) decline("an arg*_combine_vec without its horizontal flag");
+      ++p_;
+    }
     expect(">");
     std::vector<Node*> args = parse_args();
     Type acc{Type::IndexValueVec, e, nv};
     acc.n2 = ni;
-    if (args.size() != 3 && args.size() != 4) decline("an arg*_combine_vec with other arguments");
+    if (args.size() < 2 || args.size() > 4) decline("an arg*_combine_vec with other arguments");
     if (!(args[0]->type == acc) || args[0]->kind != Node::VarRef || args[0]->var->lambda_param)
       decline("an arg*_combine_vec of another accumulator");
     const Type& v = args[1]->type;
-    if (!(v == vec_of(e, nv) || (nv == 1 && v == Type{Type::VecN, e, 1}))) decline("an arg*_combine_vec of other values");
-    for (size_t k = 2; k < args.size(); ++k)
+    size_t numbers_from = 2;  // the arguments from here on are a plain index or tail size
+    if (!horizontal_flag && v == acc) {
+      if (args.size() > 3) decline("an arg*_combine_vec with other arguments");
+    } else {
+      if (args.size() < 3) decline("an arg*_combine_vec with other arguments");
+      if (!(v == vec_of(e, nv) || (nv == 1 && v == Type{Type::VecN, e, 1}))) decline("an arg*_combine_vec of other values");
+      if (!horizontal_flag) {
+        if (!(args[2]->type == Type{Type::VecN, Scalar::Long, ni})) decline("an arg*_combine_vec of other indices");
+        numbers_from = 3;
+      }
+    }
+    for (size_t k = numbers_from; k < args.size(); ++k)
       if (!plain_number(args[k]->type)) decline("an arg*_combine_vec index that is not a number");
     return free_call(fn, start, args, acc);
   }
@@ -2738,12 +2762,12 @@ class Walker {
   void visit_var_decl(const Stmt* s) {
     const Var* v = s->var;
     if (v->is_static) return;  // as the Clang reader: no local storage, nothing recorded
-    if (v->type.kind == Type::CArray) return;  // no initializer: nothing recorded
     const std::string& name = v->name;
     if (!accumulator_base(name).empty()) {
       accumulators_.declare(name, elem_dtype(v->type), loops_, s->line, s->col);
       return;
     }
+    if (v->type.kind == Type::CArray) return;  // no initializer: nothing recorded
     if (!s->expr) {
       // A default-initialized std::array: Clang's initializer is the implicit constructor call,
       // which the Clang reader classifies as "other".
