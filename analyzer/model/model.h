@@ -296,8 +296,8 @@ struct Buffer {
   TensorMeta meta;
   bool is_graph_input = false;
   bool is_graph_output = false;
-  IString alias_of;        // `buf1 = reinterpret_tensor(buf0, ...)`, `buf3 = buf2; del buf2  # reuse`
   bool is_reuse = false;   // the alias is a memory-reuse, not a view of live data
+  IString alias_of;        // `buf1 = reinterpret_tensor(buf0, ...)`, `buf3 = buf2; del buf2  # reuse`
   // Storage offset (elements) of a `reinterpret_tensor(buf0, size, stride, offset)` view, as
   // written; empty when not a view or not given. Added so rules can place a view's accesses in
   // its root buffer (inplace-read-after-write).
@@ -307,8 +307,8 @@ struct Buffer {
 
 struct KernelLaunch {
   int order = 0;               // position in the wrapper's launch sequence
-  IString kernel;              // kernel name, or the ATen op for fallbacks ("torch.ops.aten.cumsum.default")
   bool is_fallback = false;    // ATen/extern call rather than a generated kernel
+  IString kernel;              // kernel name, or the ATen op for fallbacks ("torch.ops.aten.cumsum.default")
   std::vector<IString> args;           // argument texts
   IStringMap kwargs;
   std::vector<IString> results;        // `buf1 = torch.ops.aten.cumsum.default(...)` -> buf1
@@ -402,10 +402,16 @@ struct Compile {
 
   FxGraph fx;                    // fx_graph_readable.py (or FX JSON)
   std::vector<GraphInput> inputs;
+  // The indexes are keyed by the interned name (a wrapper of 110k launches has as many buffers;
+  // a std::string key was 32 bytes of each node) and looked up by any text.
+  struct NameLess {
+    using is_transparent = void;
+    bool operator()(std::string_view a, std::string_view b) const { return a < b; }
+  };
   std::vector<Kernel> kernels;
-  std::map<std::string, size_t> kernel_index;
+  std::map<IString, size_t, NameLess> kernel_index;
   std::vector<Buffer> buffers;
-  std::map<std::string, size_t> buffer_index;
+  std::map<IString, size_t, NameLess> buffer_index;
   std::vector<KernelLaunch> launches;
   std::vector<Mutation> mutations;
   std::vector<std::string> outputs;  // names returned by call()
