@@ -345,14 +345,36 @@ DType elem_dtype(const Type& t) {
 }
 
 // The type a builtin arithmetic operator computes in: class scalars convert to float (their only
-// conversion), small integers promote to int; unsigned types are not modelled (declined).
+// conversion), small integers (uint8_t and uint16_t too) promote to int; wider unsigned types
+// are taken only with themselves (usual).
 Scalar promote(Scalar s) {
   if (is_class_scalar(s)) return Scalar::Float;
+  // uint8_t and uint16_t promote to int, which holds all their values; wider unsigned types do not.
+  if (s == Scalar::UChar || s == Scalar::UShort) return Scalar::Int;
   if (is_unsigned(s)) decline("unsigned arithmetic");
   if (s == Scalar::Bool || s == Scalar::Char || s == Scalar::SChar || s == Scalar::Short) return Scalar::Int;
   return s;
 }
+// std::make_unsigned_t<s>, for the signed integers.
+Scalar unsigned_of(Scalar s) {
+  switch (s) {
+    case Scalar::Char:
+    case Scalar::SChar: return Scalar::UChar;
+    case Scalar::Short: return Scalar::UShort;
+    case Scalar::Int: return Scalar::UInt;
+    case Scalar::Long: return Scalar::ULong;
+    case Scalar::LongLong: return Scalar::ULongLong;
+    default: decline("make_unsigned_t of a type that is not a signed integer");
+  }
+}
 Scalar usual(Scalar a, Scalar b) {
+  // An unsigned type that does not promote only with itself (no signed/unsigned mixing, whose
+  // conversions depend on both ranks).
+  auto wide_unsigned = [](Scalar s) { return is_unsigned(s) && s != Scalar::UChar && s != Scalar::UShort; };
+  if (wide_unsigned(a) || wide_unsigned(b)) {
+    if (a != b) decline("unsigned arithmetic");
+    return a;
+  }
   a = promote(a);
   b = promote(b);
   if (a == Scalar::Void || b == Scalar::Void) decline("arithmetic on void");
@@ -1289,9 +1311,12 @@ class Parser {
       n->type = lt;
       return n;
     }
-    if ((lt.kind == Type::Welford || lt.kind == Type::IndexValue || lt.kind == Type::IndexValueVec) && op == "=" &&
-        rhs->type == lt) {
-      // The implicit copy assignment of Welford<T>: an operator call to Clang, as a vector's.
+    if ((lt.kind == Type::Welford || lt.kind == Type::IndexValue || lt.kind == Type::IndexValueVec ||
+         (lt.kind == Type::Scalar_ && is_class_scalar(lt.elem))) &&
+        op == "=" && rhs->type == lt) {
+      // The implicit copy assignment of Welford<T>, or of a reduced-precision scalar
+      // (`out_ptr0[i] = static_cast<at::BFloat16>(tmp_acc0);`): an operator call to Clang, as a
+      // vector's. From another type it would be a conversion first: declined below.
       n->kind = Node::OpCall;
       n->type = lt;
       return n;
@@ -1649,7 +1674,9 @@ class Parser {
         c->type = scalar(Scalar::Void);
         return c;
       }
-      if (vec_unary.contains(m.name) && (t.kind == Type::Vec || m.name == "abs" || m.name == "neg")) {
+      // VectorizedN declares only these four of them (analyzer/cpp/prelude/cpp_prefix_prelude.inc).
+      if (vec_unary.contains(m.name) &&
+          (t.kind == Type::Vec || m.name == "abs" || m.name == "neg" || m.name == "reciprocal" || m.name == "isnan")) {
         need_args(0, 0);
         c->type = t;
         return c;
@@ -1761,7 +1788,16 @@ class Parser {
     Node* n = node(Node::ExplicitCast, t);
     ++p_;
     expect("<");
-    auto s = scalar_type_name();
+    std::optional<Scalar> s;
+    if (is("std") && peek_is(1, "::") && peek_is(2, "make_unsigned_t") && peek_is(3, "<")) {
+      // torch 2.14 adds and multiplies int64 values as unsigned, to wrap where signed overflow
+      // is undefined: `int64_t(static_cast<std::make_unsigned_t<int64_t>>(a) + ...)`.
+      p_ += 4;
+      s = unsigned_of(template_scalar());
+      close_angle();
+    } else {
+      s = scalar_type_name();
+    }
     if (!s || *s == Scalar::Void) decline("a static_cast to a type the hand reader does not model");
     expect(">");
     expect("(");
@@ -1882,6 +1918,7 @@ class Parser {
       return free_call("normalized_rand_cpu", t, args, scalar(Scalar::Float));
     }
     if (is("transpose_mxn") && peek_is(1, "<")) return transpose_call(t);
+    if (is("atomic_add_vec") && peek_is(1, "<")) return atomic_add_vec_call(t);
     if ((is("fmadd") || is("fmsub")) && peek_is(1, "(")) {
       // Unqualified: found by argument-dependent lookup in at::vec, so only for vector arguments.
       ++p_;
@@ -2305,6 +2342,27 @@ class Parser {
         !plain_number(args[1]->type) || !plain_number(args[3]->type))
       decline("a transpose_mxn of other types");
     return free_call("transpose_mxn", start, args, scalar(Scalar::Void));
+  }
+
+  // cpp_prefix.h's `atomic_add_vec<T, NI, NV>(addr, index, offset)`, an index_add's scatter
+  // (torch 2.13+): index a VecOf<int64_t, NI>, offset a VecOf<T, NV> and addr a T* not to const.
+  // The template arguments are given, so the two vectors could also be converted to: only their
+  // exact types are taken, anything else is left to Clang.
+  Node* atomic_add_vec_call(const Token& start) {
+    p_ += 2;
+    Scalar elem = template_scalar();
+    expect(",");
+    int ni = template_int();
+    expect(",");
+    int nv = template_int();
+    expect(">");
+    std::vector<Node*> args = parse_args();
+    if (args.size() != 3 || ni < 1 || nv < 1) decline("an atomic_add_vec with other arguments");
+    const Type& addr = args[0]->type;
+    if (addr.kind != Type::Ptr || addr.elem != elem || addr.const_elem || !(args[1]->type == vec_of(Scalar::Long, ni)) ||
+        !(args[2]->type == vec_of(elem, nv)))
+      decline("an atomic_add_vec of other types");
+    return free_call("atomic_add_vec", start, args, scalar(Scalar::Void));
   }
 
   // A data member of an accumulator, the name at the cursor: Welford's `.mean`, `.m2`, `.weight`

@@ -165,6 +165,9 @@ for (const file of files) {
       if ((await last.locator('[data-testid=kernel-link]').count()) !== 0) problems.push('a closed compile already holds its kernel table');
       await last.locator('summary').click();
       const links = last.locator('[data-testid=kernel-link]');
+      // The page fills a compile from its `toggle` event, a task queued after the click returns:
+      // on a loaded machine the count right after the click could come first.
+      await links.first().waitFor({ state: 'attached', timeout: 10000 }).catch(() => {});
       if ((await links.count()) === 0) problems.push('opening a compile showed no kernel table');
       else {
         await links.first().click();
