@@ -1341,7 +1341,9 @@ class Parser {
     n->line = c->line;
     n->col = c->col;
     n->kids = {c, t, f};
-    n->type = scalar(usual(t->type.elem, f->type.elem));
+    // Operands of one type keep it (`c ? u8 : u8` is a uint8_t, not promoted); others meet in
+    // the usual arithmetic conversions.
+    n->type = scalar(t->type.elem == f->type.elem ? t->type.elem : usual(t->type.elem, f->type.elem));
     return n;
   }
 
@@ -1823,6 +1825,7 @@ class Parser {
     if (cur().kind != TK::Ident) decline("decltype of an expression");
     const Var* v = lookup(cur().text);
     if (!v) decline("decltype of an unknown name");
+    if (v->type.kind == Type::CArray || v->type.kind == Type::VecCArray) decline("decltype of an array");
     ++p_;
     expect(")");
     if (is("(")) {

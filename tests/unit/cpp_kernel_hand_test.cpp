@@ -371,6 +371,13 @@ TEST(CppKernelHand, ReadsTheCpuVocabularyFormsAsClangDoes) {
        {{tmp3, tmp3 + next + "auto tmp9 = int64_t(static_cast<std::make_unsigned_t<int64_t>>(x0) * "
                    "static_cast<std::make_unsigned_t<int64_t>>(x0));" + next +
                    "auto tmp10 = uint8_t(static_cast<uint8_t>(200) * static_cast<uint8_t>(x0));"}}},
+      // The operands' own type when both have it, as C++ types a conditional.
+      {"a conditional on two uint8_t values",
+       {{tmp3, tmp3 + next + "auto tmp9 = static_cast<uint8_t>(x0);" + next +
+                   "auto tmp10 = uint8_t(x0 > 3 ? tmp9 : tmp9);" + next + "auto tmp11 = static_cast<int32_t>(x0 > 3 ? tmp9 : tmp9);"}}},
+      {"arg*_combine_vec of two accumulators",
+       {{tmp3, tmp3 + next + "IndexValueVec<float, 1, 2> tmp_acc9_vec = IndexValueVec<float, 1, 2>(0);" + next +
+                   "tmp_acc9_vec = argmax_combine_vec<float, 1, 2>(tmp_acc9_vec, tmp_acc9_vec);"}}},
       {"a local array in a lambda, normalized_rand_cpu",
        {{tmp1, "auto tmp1 = [&]()\n                    {\n                        int64_t offset[16];\n"
                "                        float result[16];\n                        for( int64_t offset_idx = 0; offset_idx < 16; offset_idx++ )\n"
@@ -446,6 +453,9 @@ TEST(CppKernelHand, DeclinesWhatClangRejects) {
       {"a store through a pointer to const", "float* in_out_ptr0", "const float* in_out_ptr0"},
       {"a keyword as the kernel's name", "void  kernel(", "void  static_cast("},
       {"std::max of two types", "auto tmp1 = static_cast<float>(2.0);", "auto tmp1 = std::max(static_cast<float>(2.0), 1.0);"},
+      {"an array value-initialized through decltype", "auto tmp1 = static_cast<float>(2.0);",
+       "float tmp9[16];\n                    auto tmp8 = decltype(tmp9)();\n                    auto tmp1 = static_cast<float>(2.0);",
+       "decltype of an array"},
       {"a local array assigned whole", "auto tmp1 = static_cast<float>(2.0);",
        "float tmp9[16];\n                    float tmp8[16];\n                    tmp9 = tmp8;\n                    auto tmp1 = static_cast<float>(2.0);"},
       {"a transpose into a pointer to const", "auto tmp3 = tmp0 / tmp2;",
