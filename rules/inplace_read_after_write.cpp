@@ -54,8 +54,11 @@ struct Verdict {
   int64_t reader_own = 0;   // element `reader` itself stores
   int64_t distance = 0;     // |linear(reader) - linear(writer)|
   std::vector<std::string> free;  // the index variables
-  std::map<std::string, std::pair<int64_t, int64_t>> domain;  // [lo, hi) of each
-  std::map<std::string, int64_t> step;                         // the step each takes through it
+  // The values each variable takes: lo, lo + step, ... below hi.
+  struct Domain {
+    int64_t lo = 0, hi = 64, step = 1;
+  };
+  std::map<std::string, Domain> domain;
   // Elements an access covers from its index: a C++ vector access its lanes (the step of `var`,
   // cut at its loop's end), any other one.
   struct Lanes {
@@ -69,7 +72,7 @@ struct Verdict {
 
   int64_t lanes_at(const Lanes& l, const std::map<std::string, int64_t>& p) const {
     if (l.width == 1) return 1;
-    return std::max<int64_t>(1, std::min(l.width, domain.at(l.var).second - p.at(l.var)));
+    return std::max<int64_t>(1, std::min(l.width, domain.at(l.var).hi - p.at(l.var)));
   }
   bool other_iteration(const std::map<std::string, int64_t>& a, const std::map<std::string, int64_t>& b) const {
     for (const auto& n : common)
@@ -79,14 +82,13 @@ struct Verdict {
 
   // The number of values `n` takes, and its value of rank j.
   int64_t count(const std::string& n) const {
-    auto [lo, hi] = domain.at(n);
-    int64_t st = step.at(n);
-    return (hi - lo + st - 1) / st;
+    const Domain& d = domain.at(n);
+    return (d.hi - d.lo + d.step - 1) / d.step;
   }
-  int64_t value(const std::string& n, int64_t j) const { return domain.at(n).first + j * step.at(n); }
+  int64_t value(const std::string& n, int64_t j) const { return domain.at(n).lo + j * domain.at(n).step; }
   bool takes(const std::string& n, int64_t x) const {
-    auto [lo, hi] = domain.at(n);
-    return x >= lo && x < hi && (x - lo) % step.at(n) == 0;
+    const Domain& d = domain.at(n);
+    return x >= d.lo && x < d.hi && (x - d.lo) % d.step == 0;
   }
 };
 
@@ -215,8 +217,7 @@ class InplaceReadAfterWrite : public Rule {
   // range.
   void set_domains(IndexEvaluator& ev, const Kernel& k, const MemAccess& ld, const MemAccess& st, Verdict& v) const {
     for (const auto& n : v.free) {
-      v.step[n] = 1;
-      std::pair<int64_t, int64_t> d{0, 64};
+      Verdict::Domain d;
       const CppLoop* at_ld = k.loop_around(n, ld.loc.line);
       const CppLoop* at_st = k.loop_around(n, st.loc.line);
       const CppLoop* tail = k.loop_around(n + "_tail", ld.loc.line);
@@ -224,17 +225,17 @@ class InplaceReadAfterWrite : public Rule {
       if (is_triton_index_var(n)) {
         std::string numel = numel_of(n);
         std::map<std::string, int64_t> none;
-        if (auto x = ev.eval(ev.parse(numel), none)) d.second = *x;
+        if (auto x = ev.eval(ev.parse(numel), none)) d.hi = *x;
       } else if (tail) {
         const CppLoop* body = at_ld ? at_ld : at_st;
-        d = {body ? std::min(body->start, tail->start) : tail->start, body ? std::max(body->end, tail->end) : tail->end};
+        d.lo = body ? std::min(body->start, tail->start) : tail->start;
+        d.hi = body ? std::max(body->end, tail->end) : tail->end;
       } else if (const CppLoop* l = at_ld ? at_ld : at_st) {
-        d = {l->start, l->end};
-        v.step[n] = l->step;
+        d = {l->start, l->end, l->step};
       }
       // One loop holds both accesses (or neither is in a loop of n): a value of n is one iteration.
       if (tail || at_ld == at_st) v.common.insert(n);
-      if (d.second <= d.first) d.second = d.first + 1;
+      if (d.hi <= d.lo) d.hi = d.lo + 1;
       v.domain[n] = d;
     }
   }
@@ -294,10 +295,11 @@ class InplaceReadAfterWrite : public Rule {
     auto at_zero = ev.eval(e, zero);
     if (!at_zero) return {};
     for (const auto& n : v.free) {
-      if (v.step.at(n) <= 1 || v.step.at(n) > kMaxLanes) continue;
+      const int64_t step = v.domain.at(n).step;
+      if (step <= 1 || step > kMaxLanes) continue;
       auto one = zero;
       one[n] = 1;
-      if (auto at_one = ev.eval(e, one); at_one && *at_one - *at_zero == 1) return {v.step.at(n), n};
+      if (auto at_one = ev.eval(e, one); at_one && *at_one - *at_zero == 1) return {step, n};
     }
     return {};
   }
@@ -344,7 +346,7 @@ class InplaceReadAfterWrite : public Rule {
       for (int64_t lane = 0; lane < stored[i]; ++lane) writer_of.emplace(S[i] + lane, i);
     auto linear = [&](const std::map<std::string, int64_t>& pt) {
       int64_t lin = 0;
-      for (const auto& n : v.free) lin = lin * v.count(n) + (pt.at(n) - v.domain.at(n).first) / v.step.at(n);
+      for (const auto& n : v.free) lin = lin * v.count(n) + (pt.at(n) - v.domain.at(n).lo) / v.domain.at(n).step;
       return lin;
     };
     // Enumeration budget for the whole comparison, not per point: a 2-D launch of 1M x 1K
@@ -548,7 +550,7 @@ class InplaceReadAfterWrite : public Rule {
     e["store"] = {{"ptr", st.acc->ptr}, {"index", st.acc->index}, {"arg", st.bind->arg}, {"alias_chain", st.bind->buf.chain},
                   {"offset", st.bind->buf.offset}, {"line", st.acc->loc.line}};
     nlohmann::json dom = nlohmann::json::object();
-    for (auto& [n, d] : v.domain) dom[n] = {d.first, d.second};
+    for (auto& [n, d] : v.domain) dom[n] = {d.lo, d.hi};
     e["index_vars"] = dom;
     e["evaluated"] = v.evaluated;
     e["claim"] = v.witness ? "cross-thread-overlap" : v.in_range ? "overlap-in-range" : "index-differs";

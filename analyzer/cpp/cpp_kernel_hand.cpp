@@ -281,6 +281,8 @@ bool is_class_scalar(Scalar s) { return s == Scalar::BF16 || s == Scalar::Half |
 bool is_unsigned(Scalar s) {
   return s == Scalar::UChar || s == Scalar::UShort || s == Scalar::UInt || s == Scalar::ULong || s == Scalar::ULongLong;
 }
+// The unsigned types integral promotion leaves as they are (uint8_t and uint16_t become int).
+bool is_wide_unsigned(Scalar s) { return s == Scalar::UInt || s == Scalar::ULong || s == Scalar::ULongLong; }
 bool is_integer(Scalar s) { return s >= Scalar::Bool && s <= Scalar::ULongLong; }
 
 DType dtype_of(Scalar s) {
@@ -350,8 +352,8 @@ DType elem_dtype(const Type& t) {
 Scalar promote(Scalar s) {
   if (is_class_scalar(s)) return Scalar::Float;
   // uint8_t and uint16_t promote to int, which holds all their values; wider unsigned types do not.
+  if (is_wide_unsigned(s)) decline("unsigned arithmetic");
   if (s == Scalar::UChar || s == Scalar::UShort) return Scalar::Int;
-  if (is_unsigned(s)) decline("unsigned arithmetic");
   if (s == Scalar::Bool || s == Scalar::Char || s == Scalar::SChar || s == Scalar::Short) return Scalar::Int;
   return s;
 }
@@ -370,8 +372,7 @@ Scalar unsigned_of(Scalar s) {
 Scalar usual(Scalar a, Scalar b) {
   // An unsigned type that does not promote only with itself (no signed/unsigned mixing, whose
   // conversions depend on both ranks).
-  auto wide_unsigned = [](Scalar s) { return is_unsigned(s) && s != Scalar::UChar && s != Scalar::UShort; };
-  if (wide_unsigned(a) || wide_unsigned(b)) {
+  if (is_wide_unsigned(a) || is_wide_unsigned(b)) {
     if (a != b) decline("unsigned arithmetic");
     return a;
   }

@@ -402,8 +402,8 @@ struct Compile {
 
   FxGraph fx;                    // fx_graph_readable.py (or FX JSON)
   std::vector<GraphInput> inputs;
-  // The indexes are keyed by the interned name (a wrapper of 110k launches has as many buffers;
-  // a std::string key was 32 bytes of each node) and looked up by any text.
+  // The indexes are keyed by the interned name (a wrapper of 110k launches has as many buffers:
+  // an interned key is one pointer in each node, a std::string 32 bytes) and looked up by any text.
   struct NameLess {
     using is_transparent = void;
     bool operator()(std::string_view a, std::string_view b) const { return a < b; }

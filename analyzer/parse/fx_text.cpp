@@ -974,7 +974,7 @@ bool parse_fx_readable(const FilePath& path, std::string_view text, FxGraph& out
 }
 
 bool read_fx_readable(const FilePath& path, FxGraph& out, DiagSink& diags, size_t& bytes, size_t block_bytes) {
-  // A file under one block is read whole, as before. A larger one is read twice, a block at a time:
+  // A file under one block is read whole. A larger one is read twice, a block at a time:
   // once to count the nodes to reserve, once to scan; its text (a fifth of the peak memory of a
   // compile whose graph is 20 MB of short node lines) is never held whole. Only a file the line
   // reader does not take is then read whole, for the parser.

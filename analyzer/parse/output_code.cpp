@@ -173,7 +173,8 @@ void read_cpp_loops(Kernel& k) {
       R"(\s*(\w+)\s*<\s*static_cast<int64_t>\(\s*(-?\d+)L?\s*\)\s*;\s*(\w+)\s*(?:\+\+|\+=\s*static_cast<int64_t>\(\s*(\d+)L?\s*\))\s*\))");
   const std::string_view src = k.source;
   re2::StringPiece in(k.source);
-  std::string var, var2, var3, lo, hi, step;
+  re2::StringPiece var_at;  // the loop variable, where the header names it first
+  std::string var2, var3, lo, hi, step;
   size_t line_at = 0;
   int line = k.source_first_line;  // the file's line of src[line_at]
   auto line_of = [&](size_t offset) {
@@ -182,7 +183,8 @@ void read_cpp_loops(Kernel& k) {
     line_at = offset;
     return line;
   };
-  while (RE2::FindAndConsume(&in, loop, &var, &lo, &var2, &hi, &var3, &step)) {
+  while (RE2::FindAndConsume(&in, loop, &var_at, &lo, &var2, &hi, &var3, &step)) {
+    const std::string var(var_at.data(), var_at.size());
     if (var != var2 || var != var3) continue;
     const size_t header_end = static_cast<size_t>(in.data() - src.data());
     CppLoop l;
@@ -205,7 +207,8 @@ void read_cpp_loops(Kernel& k) {
       end = src.find(';', header_end);
     }
     end = std::min(end, src.size());
-    const size_t header = src.rfind("for", header_end);
+    // The `for` before the variable: only `(int64_t ` or `(long ` lies between them.
+    const size_t header = src.rfind("for", static_cast<size_t>(var_at.data() - src.data()));
     l.first_line = line_of(header);
     // Lines counted from the header: the next header is further on, so the count goes on from here.
     l.last_line = l.first_line + static_cast<int>(std::count(src.begin() + static_cast<std::ptrdiff_t>(header),
