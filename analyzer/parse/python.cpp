@@ -1552,10 +1552,12 @@ void parse_pieces(Module& m, std::string_view source, int line_offset, size_t pi
   toks.clear();
   // The token vector's memory (its reservation, growth and release) is the thread's scratch, not
   // the model of what is read: it is left out of the memory budget (heap_budget.h).
-  // About one token per 5 bytes in Inductor output: one reservation instead of ~15 regrowths.
+  // About one token per 5 bytes in Inductor output: one reservation instead of ~15 regrowths. A
+  // piece ends at the first line's end past `piece` tokens, a few tokens on; a line of up to
+  // kMaxLineTokens grows the vector (reserving for it held 7 MB more on every large file).
   {
     HeapUncounted scratch;
-    toks.reserve(std::min(source.size() / 5, piece + kMaxLineTokens) + 16);
+    toks.reserve(std::min(source.size() / 5, piece + piece / 16) + 16);
   }
   TokenizerState st;
   Parser parser(toks, m, m.issues);
