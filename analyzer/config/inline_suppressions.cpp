@@ -56,6 +56,8 @@ std::vector<SuppressedFinding> apply_inline_suppressions(std::vector<Finding>& f
   // id, with the nearest id (ruff warns on an unknown code in `# noqa` the same way).
   std::set<std::tuple<std::string, int, std::string>> unknown_said;
   const RuleRegistry& registry = RuleRegistry::instance();
+  for (const auto& f : findings)
+    for (const SourceLoc& at : user_locations(f, generated)) lines.want(at);
   for (auto& f : findings) {
     std::optional<SourceLoc> by;
     std::optional<InlineSuppression> hit;

@@ -23,6 +23,10 @@ bool UserSourceLines::readable(const std::string& file) {
   return it->second;
 }
 
+void UserSourceLines::want(const SourceLoc& loc) {
+  if (loc.valid() && read_files_ && readable(loc.file.str())) files_.want(loc.file, loc.line);
+}
+
 UserSourceLine UserSourceLines::line(const SourceLoc& loc) {
   UserSourceLine out;
   if (!loc.valid()) return out;

@@ -31,6 +31,9 @@ class UserSourceLines {
   // the FX comments are consulted.
   UserSourceLines(const Program& program, std::vector<std::string> roots, bool read_files = true);
 
+  // `loc`'s line will be asked for: the lines wanted before a file is first read are read in one
+  // pass over it (SourceLineCache).
+  void want(const SourceLoc& loc);
   UserSourceLine line(const SourceLoc& loc);
 
   // Is `file` under one of the roots (resolved once per file)?

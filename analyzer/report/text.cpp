@@ -132,6 +132,7 @@ void write_text(const Analysis& a, const TextOptions& o, std::ostream& os) {
   // The files findings point at: generated code the analysis read (an output_code.py past the
   // HTML report's 8 MiB keeps its snippets) and user sources the logs name.
   SourceLineCache lines(kMaxInputFileBytes);
+  for (const auto& f : a.findings) lines.want(f.location.file, f.location.line);
   for (const auto& f : a.findings) {
     const char* sev_color = f.severity == Severity::Error ? "1;31" : f.severity == Severity::Warning ? "1;35" : "1;36";
     os << c("1") << loc_text(f.location) << ":" << c("0") << " " << c(sev_color) << severity_name(f.severity) << ":"

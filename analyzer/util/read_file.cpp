@@ -302,30 +302,48 @@ bool read_named_file(const std::string& path, std::string& out, DiagSink& diags,
   return ok;
 }
 
-bool read_source_lines(const std::string& path, std::vector<std::string>& lines, size_t max_bytes) {
-  DiagSink ignored;  // a snippet is a courtesy: a file that cannot be read just has none
-  std::string text;
-  lines.clear();
-  if (!read_text_file(path, text, ignored, max_bytes)) return false;
-  for (size_t b = 0; b < text.size();) {
-    size_t e = text.find('\n', b);
-    if (e == std::string::npos) e = text.size();
-    size_t end = e > b && text[e - 1] == '\r' ? e - 1 : e;
-    lines.emplace_back(text, b, end - b);
-    b = e + 1;
-  }
-  return true;
+void SourceLineCache::want(const std::string& file, int line) {
+  if (line > 0) files_[file].wanted.insert(line);
 }
 
 const std::string* SourceLineCache::line(const std::string& file, int line) {
-  auto it = files_.find(file);
-  if (it == files_.end()) {
-    std::vector<std::string> lines;
-    if (!file.empty()) read_source_lines(file, lines, max_bytes_);
-    it = files_.emplace(file, std::move(lines)).first;
+  if (line <= 0 || file.empty()) return nullptr;
+  File& f = files_[file];
+  if (f.readable && (!f.read || !f.wanted.count(line))) {
+    f.wanted.insert(line);
+    read(file, f);
   }
-  if (line <= 0 || line > static_cast<int>(it->second.size())) return nullptr;
-  return &it->second[static_cast<size_t>(line) - 1];
+  auto it = f.lines.find(line);
+  return it == f.lines.end() ? nullptr : &it->second;
+}
+
+void SourceLineCache::read(const std::string& path, File& file) const {
+  DiagSink ignored;  // a snippet is a courtesy: a file that cannot be read just has none
+  file.read = true;
+  file.lines.clear();
+  const int last = file.wanted.empty() ? 0 : *file.wanted.rbegin();
+  bool stopped = false;  // read_text_blocks says false for a stop too
+  const bool whole = read_text_blocks(
+      path, size_t(1) << 20, ignored,
+      [&](std::string_view block, int first_line, bool) {
+        auto want = file.wanted.lower_bound(first_line);
+        int n = first_line;
+        for (size_t b = 0; b < block.size() && want != file.wanted.end(); ++n) {
+          size_t e = block.find('\n', b);
+          if (e == std::string_view::npos) e = block.size();
+          if (n == *want) {
+            size_t end = e > b && block[e - 1] == '\r' ? e - 1 : e;
+            file.lines.emplace(n, std::string(block.substr(b, end - b)));
+            ++want;
+          }
+          b = e + 1;
+        }
+        stopped = n > last;  // the lines after the last one wanted are not read
+        return !stopped;
+      },
+      max_bytes_);
+  file.readable = whole || stopped;
+  if (!file.readable) file.lines.clear();
 }
 
 }  // namespace ilint

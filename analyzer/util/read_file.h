@@ -1,6 +1,7 @@
 #pragma once
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,24 +45,30 @@ bool read_text_blocks(const std::string& path, size_t block_bytes, DiagSink& dia
 bool read_named_file(const std::string& path, std::string& out, DiagSink& diags, const std::string& unreadable_code,
                      const std::string& what, size_t max_bytes = kMaxInputFileBytes);
 
-// Reads the lines of a source file for a report's snippet, best effort and silent: false when
-// `path` is not a regular file of at most `max_bytes` that can be read. Invalid UTF-8 bytes
-// become '?', a line's trailing '\r' is dropped.
-bool read_source_lines(const std::string& path, std::vector<std::string>& lines, size_t max_bytes = size_t(8) << 20);
-
-// The lines the reports quote (the text report's snippets, the HTML report's user source
-// lines), each file read once by read_source_lines: a report may point at hundreds of lines of
-// one file. The paths come from the input, so a FIFO, a device or a file over `max_bytes` just
-// has no lines.
+// The lines the reports quote (the text report's snippets, the HTML report's user source lines,
+// inline suppressions). A file is read once, in blocks, keeping only the lines asked for: the
+// lines wanted before its first line() (a report gathers them first), and the one asked then. A
+// line not wanted in time makes its file be read again. Holding a quoted file's lines took two to
+// three times its size (an output_code.py may be 1 GiB; a report quotes a few of its lines). The
+// paths come from the input, so a FIFO, a device or a file over `max_bytes` just has no lines;
+// a line's trailing '\r' is dropped and invalid UTF-8 bytes are '?', as the readers have them.
 class SourceLineCache {
  public:
   explicit SourceLineCache(size_t max_bytes) : max_bytes_(max_bytes) {}
+  void want(const std::string& file, int line);
   // Line `line` (1-based) of `file`, or nullptr when the file cannot be read or has no such line.
   const std::string* line(const std::string& file, int line);
 
  private:
+  struct File {
+    std::set<int> wanted;
+    std::map<int, std::string> lines;  // the wanted lines the file has
+    bool read = false;
+    bool readable = true;
+  };
+  void read(const std::string& path, File& file) const;
   size_t max_bytes_;
-  std::map<std::string, std::vector<std::string>> files_;
+  std::map<std::string, File> files_;
 };
 
 }  // namespace ilint

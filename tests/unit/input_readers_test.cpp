@@ -98,32 +98,49 @@ TEST(ReadFile, ReadsWhatIsThereAndNamesWhatItRefuses) {
   EXPECT_TRUE(has_code(d4, "read-too-large"));
 }
 
-// The reports' source snippets: lines without their '\r', bad bytes as '?', and nothing from a
-// file that is not a regular file of at most the limit.
+// The reports' source snippets: lines without their '\r', bad bytes as '?', none past the end or
+// before the start, and nothing from a file that is not a regular file of at most the limit.
 TEST(ReadFile, SourceLinesForSnippets) {
   TempDir t;
   write_all(t.path / "user.py", "import torch\r\nx = 1\xff\n\nlast");
-  std::vector<std::string> lines;
-  ASSERT_TRUE(read_source_lines((t.path / "user.py").string(), lines));
-  EXPECT_EQ(lines, (std::vector<std::string>{"import torch", "x = 1?", "", "last"}));
-  EXPECT_FALSE(read_source_lines((t.path / "user.py").string(), lines, 10));
-  EXPECT_TRUE(lines.empty());
-  ASSERT_EQ(mkfifo((t.path / "fifo").c_str(), 0600), 0);
-  EXPECT_FALSE(read_source_lines((t.path / "fifo").string(), lines));
-  EXPECT_FALSE(read_source_lines("/dev/zero", lines));
-  EXPECT_FALSE(read_source_lines((t.path / "missing.py").string(), lines));
-
-  // The reports' cache over it: a line, none past the end or before the start, none from what
-  // cannot be read, and the limit it was made with.
-  SourceLineCache cache(1000);
   const std::string user = (t.path / "user.py").string();
+  SourceLineCache cache(1000);
   ASSERT_NE(cache.line(user, 2), nullptr);
   EXPECT_EQ(*cache.line(user, 2), "x = 1?");
+  ASSERT_NE(cache.line(user, 1), nullptr);  // not wanted before the file was read: read again
+  EXPECT_EQ(*cache.line(user, 1), "import torch");
+  ASSERT_NE(cache.line(user, 3), nullptr);
+  EXPECT_EQ(*cache.line(user, 3), "");
+  ASSERT_NE(cache.line(user, 4), nullptr);
+  EXPECT_EQ(*cache.line(user, 4), "last");
   EXPECT_EQ(cache.line(user, 5), nullptr);
   EXPECT_EQ(cache.line(user, 0), nullptr);
+  ASSERT_EQ(mkfifo((t.path / "fifo").c_str(), 0600), 0);
   EXPECT_EQ(cache.line((t.path / "fifo").string(), 1), nullptr);
+  EXPECT_EQ(cache.line("/dev/zero", 1), nullptr);
+  EXPECT_EQ(cache.line((t.path / "missing.py").string(), 1), nullptr);
   EXPECT_EQ(cache.line("", 1), nullptr);
   EXPECT_EQ(SourceLineCache(10).line(user, 1), nullptr);
+}
+
+// A file is read in blocks keeping only the lines wanted: over a file with lines longer than a
+// block, lines wanted on both sides of a block's end each come whole; a line asked for after the
+// file was read is found by reading it again.
+TEST(ReadFile, SourceLinesWantedAcrossBlocks) {
+  TempDir t;
+  std::string text;
+  for (int i = 1; i <= 3000; ++i) text += "line " + std::to_string(i) + " " + std::string(i % 500 ? 40 : 1500000, 'x') + "\n";
+  write_all(t.path / "big.py", text);
+  const std::string big = (t.path / "big.py").string();
+  SourceLineCache cache(size_t(1) << 30);
+  for (int n : {1, 499, 500, 501, 1500, 2999, 3000}) cache.want(big, n);
+  for (int n : {1, 499, 500, 501, 1500, 2999, 3000, 42}) {
+    const std::string* line = cache.line(big, n);
+    ASSERT_NE(line, nullptr) << n;
+    EXPECT_EQ(line->substr(0, line->find(' ', 5)), "line " + std::to_string(n)) << n;
+    EXPECT_EQ(line->size(), line->find(' ', 5) + 1 + (n % 500 ? 40 : 1500000)) << n;
+  }
+  EXPECT_EQ(cache.line(big, 3001), nullptr);
 }
 
 // A file named on the command line: one error under the caller's code, the reason kept.
