@@ -14,6 +14,18 @@
 
 namespace ilint {
 
+namespace {
+
+// Once every kernel is read, its copy of its source is given up: all of them when no report shows
+// sources, else those that are slices of their compile's kept text (Compile::source_of).
+void drop_read_kernel_sources(Program& program, bool keep_kernel_sources) {
+  for (auto& c : program.compiles)
+    for (auto& k : c.kernels)
+      if (!keep_kernel_sources || k.text_size) std::string().swap(k.source);
+}
+
+}  // namespace
+
 int jobs_for_input(const AnalyzeOptions& opts, size_t compiles) {
   int most = std::max(1, opts.jobs);
   if (!opts.fit_jobs_to_input) return most;
@@ -99,9 +111,7 @@ void analyze(const AnalyzeOptions& opts, Analysis& out) {
   if (opts.jobs >= 2 && has_logs && !cpp_kernels.empty() && cpp_kernel_reader())
     logs_read = std::async(std::launch::async, [&] { return read_dynamo_logs(out.ingest, out.diags); });
   read_cpp_kernels_with_reader(cpp_kernels, out.diags, jobs);
-  if (!opts.keep_kernel_sources)
-    for (auto& c : out.program.compiles)
-      for (auto& k : c.kernels) std::string().swap(k.source);
+  drop_read_kernel_sources(out.program, opts.keep_kernel_sources);
   stage("reading Dynamo logs", "Dynamo logs");
   std::shared_ptr<DynamoLogs> logs = logs_read.valid() ? logs_read.get() : read_dynamo_logs(out.ingest, out.diags);
   // A TORCH_TRACE given without its compile folders is a whole input: the compiles its payloads
@@ -111,9 +121,7 @@ void analyze(const AnalyzeOptions& opts, Analysis& out) {
     stage("reading " + std::to_string(n) + " compiles from TORCH_TRACE", "trace compiles");
     out.files_read += build_trace_compiles(std::move(from_trace), out.program, out.diags,
                                            jobs_for_input(opts, out.ingest.compiles.size() + n), parse_options);
-    if (!opts.keep_kernel_sources)
-      for (auto& c : out.program.compiles)
-        for (auto& k : c.kernels) std::string().swap(k.source);
+    drop_read_kernel_sources(out.program, opts.keep_kernel_sources);
     stage("joining Dynamo logs", "Dynamo logs");
   }
   out.files_read += build_dynamo_model(out.ingest, *logs, out.program, out.diags);

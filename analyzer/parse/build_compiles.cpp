@@ -151,7 +151,7 @@ bool holds_cpp_wrapper(std::string_view text) {
 // or its read failed (the read reported why). With `trace`, the compile is read from that
 // TORCH_TRACE's payloads (f is trace->files, `output_code` its output code payload).
 void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, size_t& files_read,
-               std::vector<size_t>& cpp_kernels, DiagSink& diags, const std::string* output_code,
+               std::vector<size_t>& cpp_kernels, DiagSink& diags, std::string* output_code,
                const ParseOptions& options, HeapBudget& budget, const TraceCompileSource* trace = nullptr) {
   c.files = f;
   std::string text;
@@ -192,6 +192,11 @@ void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, si
   }
   if (!f.output_code.empty() && output_code) {
     budget.add_input(output_code->size(), /*held=*/true);
+    // Kept for the report, the text becomes the compile's: its kernels' sources are slices of it.
+    if (options.keep_kernel_sources) {
+      c.output_code_text = std::move(*output_code);
+      output_code = &c.output_code_text;
+    }
     parse_output_code(f.output_code, *output_code, c, diags,
                       {&cpp_kernels, trace ? trace->output_code.first_line : 1, options.max_kernel_bytes,
                        options.keep_kernel_sources, &budget});
@@ -248,7 +253,8 @@ void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, si
 // The C++ kernels the hand reader takes are read right after their compile is built: their sources
 // need not wait in memory for the C++ stage (~8% of the model's peak on the benchmark corpus).
 // Only those it declines stay in `cpp_kernels`, for that stage, where the installed reader (Clang)
-// reads them. Without `keep_kernel_sources` the sources of the others are dropped.
+// reads them. The others give up their copy of the source, unless it is kept for a report and is
+// no slice of the compile's kept text.
 // Past the compile's memory budget a kernel is read by neither reader: it is said, as
 // parse_output_code says a Triton kernel past it.
 void read_hand_cpp_kernels(Compile& c, std::vector<size_t>& cpp_kernels, bool keep_kernel_sources,
@@ -264,12 +270,10 @@ void read_hand_cpp_kernels(Compile& c, std::vector<size_t>& cpp_kernels, bool ke
     }
     return hand && read_cpp_kernel_hand(kernels[k], c.files.output_code);
   });
-  if (!keep_kernel_sources) {
-    std::vector<char> waiting(kernels.size(), 0);
-    for (size_t k : cpp_kernels) waiting[k] = 1;
-    for (size_t k = 0; k < kernels.size(); ++k)
-      if (!waiting[k]) std::string().swap(kernels[k].source);
-  }
+  std::vector<char> waiting(kernels.size(), 0);
+  for (size_t k : cpp_kernels) waiting[k] = 1;
+  for (size_t k = 0; k < kernels.size(); ++k)
+    if (!waiting[k] && (!keep_kernel_sources || kernels[k].text_size)) std::string().swap(kernels[k].source);
 }
 
 // Runs `build` for one compile. An allocation that fails there (a hostile file under a memory
@@ -362,14 +366,14 @@ size_t build_compiles(const IngestResult& in, Program& program, DiagSink& diags,
   std::vector<std::string> versions(n);
   std::vector<size_t> read(n, 0);
   std::vector<std::vector<size_t>> cpp_kernels(n);
-  auto build = [&](size_t i, const std::string* output_code) {
+  auto build = [&](size_t i, std::string* output_code) {
+    if (options.hash_output_code && output_code) compiles[i].output_code_hash = text_hash(*output_code);
     guard_memory(in.compiles[i], compiles[i], cpp_kernels[i], diags, [&] {
       HeapBudget budget(options.max_memory_ratio);
       build_one(in.compiles[i], compiles[i], versions[i], read[i], cpp_kernels[i], diags, output_code,
                 options, budget);
       read_hand_cpp_kernels(compiles[i], cpp_kernels[i], options.keep_kernel_sources, budget, diags);
     });
-    if (options.hash_output_code && output_code) compiles[i].output_code_hash = text_hash(*output_code);
   };
   // With the Clang reader, C++ wrappers are parsed several per Clang run (half of a wrapper's
   // parse is a fixed cost): a thread takes runs of consecutive compiles, and at the first

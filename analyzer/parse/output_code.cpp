@@ -240,8 +240,10 @@ bool is_fallback_callee(const std::string& f) {
 // source at module level before the `call` and `get_args` functions that use them.
 class OutputCodeReader {
  public:
-  OutputCodeReader(const FilePath& path, Compile& c, DiagSink& diags, const OutputCodeOptions& options)
-      : path_(path), c_(c), diags_(diags), options_(options) {}
+  OutputCodeReader(const FilePath& path, const std::string& text, Compile& c, DiagSink& diags,
+                   const OutputCodeOptions& options)
+      : path_(path), text_(text), text_is_kept_(&text == &c.output_code_text), c_(c), diags_(diags),
+        options_(options) {}
 
   void read(const py::Module& m) {
     for (size_t si = 0; si < m.stmts.size(); ++si) {
@@ -310,12 +312,17 @@ class OutputCodeReader {
       return;
     }
     k.source = src->text;
+    // A literal that is one piece of the kept text is a slice of it (adjacent literals joined are not).
+    if (text_is_kept_ && src->text.data() >= text_.data() && src->text.data() + src->text.size() <= text_.data() + text_.size()) {
+      k.text_begin = static_cast<uint32_t>(src->text.data() - text_.data());
+      k.text_size = static_cast<uint32_t>(src->text.size());
+    }
     // The string's content starts right after the opening quotes, on the same line.
     k.source_first_line = src->line;
     read_kernel_comments(s.comments_above, path_, k);
     if (triton) {
       read_triton_kernel(k, path_, diags_);
-      if (!options_.keep_kernel_sources) std::string().swap(k.source);
+      if (!options_.keep_kernel_sources || k.text_size) std::string().swap(k.source);
       k.shrink_to_fit();
     } else {
       read_cpp_signature(k);
@@ -411,6 +418,10 @@ class OutputCodeReader {
               std::vector<std::string> results);
 
   const FilePath& path_;
+  std::string_view text_;
+  // The text read is the compile's output_code_text, kept for a report: a kernel's source is
+  // recorded as its slice and its own copy given up once read.
+  bool text_is_kept_;
   Compile& c_;
   DiagSink& diags_;
   const OutputCodeOptions& options_;
@@ -599,7 +610,7 @@ void parse_output_code(const FilePath& path, const std::string& text, Compile& c
     for (auto& a : split_list(aot)) c.aot_ids.push_back(a.size() >= 2 ? a.substr(1, a.size() - 2) : a);
 
   // `text` outlives the pieces: they are parsed in place.
-  OutputCodeReader reader(path, c, diags, options);
+  OutputCodeReader reader(path, text, c, diags, options);
   std::vector<py::ParseIssue> issues;
   py::parse_module_by_pieces(text, options.first_line - 1, issues, [&](const py::Module& m) { reader.read(m); });
   for (auto& i : issues) diags.warning("parse-python", i.message, SourceLoc{path, i.line, i.col});

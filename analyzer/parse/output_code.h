@@ -25,7 +25,8 @@ struct OutputCodeOptions {
   // kilobytes. 0: no limit.
   size_t max_kernel_bytes = kDefaultMaxKernelBytes;
   // Without it, a Triton kernel's source is dropped once read (C++ kernels keep theirs for their
-  // reader, which runs later).
+  // reader, which runs later). With it, and `text` the compile's own output_code_text, a kernel's
+  // source is kept as its slice of that text (Kernel::text_begin) and its copy dropped once read.
   bool keep_kernel_sources = true;
   // With it, a kernel met once the compile's model is over its budget is not read, as one over
   // max_kernel_bytes is not, with a `memory-budget` warning.

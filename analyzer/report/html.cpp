@@ -49,23 +49,24 @@ json fx_node_json(const FxNode& n) {
   return j;
 }
 
-int count_lines(const std::string& s) {
+int count_lines(std::string_view s) {
   if (s.empty()) return 0;
   int n = static_cast<int>(std::count(s.begin(), s.end(), '\n'));
   return s.back() == '\n' ? n : n + 1;
 }
 
-json kernel_json(const Kernel& k) {
+json kernel_json(const Compile& c, const Kernel& k) {
+  const std::string_view source = c.source_of(k);
   json j;
   j["name"] = k.name;
   j["backend"] = backend_name(k.backend);
   j["kind"] = kind_name(k.kind);
   j["def_loc"] = loc_json(k.def_loc);
   j["body_loc"] = loc_json(k.body_loc);
-  j["source"] = k.source;
+  j["source"] = source;
   j["source_first_line"] = k.source_first_line;
-  j["source_lines"] = count_lines(k.source);
-  j["source_bytes"] = k.source.size();
+  j["source_lines"] = count_lines(source);
+  j["source_bytes"] = source.size();
   json params = json::array();
   for (const auto& p : k.params)
     params.push_back({{"name", p.name}, {"type", p.type_text}, {"dtype", dtype_name(p.dtype)}, {"pointer", p.is_pointer}});
@@ -97,34 +98,14 @@ json kernel_json(const Kernel& k) {
   return j;
 }
 
-json compile_json(const Compile& c) {
-  json j;
-  j["id"] = c.id;
-  j["graph_kind"] = c.graph_kind;
-  j["device"] = c.device_type;
-  j["cpp_wrapper"] = c.cpp_wrapper;
-  j["output_code"] = c.files.output_code;
-  j["dir"] = c.files.dir;
-  json ks = json::array();
-  for (const auto& k : c.kernels) ks.push_back(kernel_json(k));
-  j["kernels"] = ks;
-  j["buffers"] = c.buffers.size();
-  j["launches"] = c.launches.size();
-  json launches = json::array();
-  for (const auto& l : c.launches)
-    launches.push_back({{"order", l.order}, {"kernel", l.kernel}, {"fallback", l.is_fallback}, {"loc", loc_json(l.loc)}});
-  j["launch_list"] = launches;
-  json fx = json::array();
-  for (const auto& n : c.fx.nodes) fx.push_back(fx_node_json(n));
-  j["fx"] = fx;
-  json inputs = json::array();
-  for (const auto& in : c.inputs) {
-    json ji{{"name", in.name}, {"cpu_scalar", in.is_cpu_scalar}};
-    json m = meta_json(in.meta);
-    if (!m.empty()) ji["meta"] = m;
-    inputs.push_back(ji);
-  }
-  j["inputs"] = inputs;
+json launch_json(const KernelLaunch& l) {
+  return {{"order", l.order}, {"kernel", l.kernel}, {"fallback", l.is_fallback}, {"loc", loc_json(l.loc)}};
+}
+
+json input_json(const GraphInput& in) {
+  json j{{"name", in.name}, {"cpu_scalar", in.is_cpu_scalar}};
+  json m = meta_json(in.meta);
+  if (!m.empty()) j["meta"] = m;
   return j;
 }
 
@@ -212,7 +193,7 @@ const Kernel* kernel_for(const Program& p, const Finding& f, const Compile** com
     }
     // No kernel named: the kernel whose source contains the finding's line.
     for (const auto& k : c.kernels) {
-      int first = k.source_first_line, n = count_lines(k.source);
+      int first = k.source_first_line, n = count_lines(c.source_of(k));
       if (first > 0 && f.location.line >= first && f.location.line < first + n &&
           (f.location.file.empty() || f.location.file == k.def_loc.file || f.location.file == c.files.output_code)) {
         *compile_out = &c;
@@ -371,17 +352,63 @@ json report_data_but_compiles(const Analysis& a, const HtmlOptions& opts) {
     }
     if (!entry.empty()) user_lines[key] = entry;
   };
-  for (const auto& f : a.findings)
-    for (const auto& r : f.related) add_line(r.loc);
-  if (opts.suppressed)
-    for (const auto& s : *opts.suppressed)
-      for (const auto& r : s.finding.related) add_line(r.loc);
+  auto each_related = [&](const auto& visit) {
+    for (const auto& f : a.findings)
+      for (const auto& r : f.related) visit(r.loc);
+    if (opts.suppressed)
+      for (const auto& s : *opts.suppressed)
+        for (const auto& r : s.finding.related) visit(r.loc);
+  };
+  each_related([&](const SourceLoc& l) { sources.want(l); });
+  each_related(add_line);
   d["user_lines"] = user_lines;
   return d;
 }
 
 std::string script_json(const json& j) {
   return escape_json_for_script(j.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+// A compile's block, written a member and an array element at a time: what is held at once is one
+// kernel, launch or FX node as a document, never the compile's (a document's node takes ~100 bytes
+// where the model takes a few: as one document, the page of a call function of 110k launches
+// peaked at 11 times its file, of a 20 MB FX graph at 47 times).
+// The text is the compile's document as nlohmann dumps it, whose objects list their members in
+// sorted order: the members below are written in that order.
+void write_compile_json(const Compile& c, std::ostream& out) {
+  char separator = '{';
+  auto key = [&](const char* name) {
+    out << separator << '"' << name << "\":";
+    separator = ',';
+  };
+  auto member = [&](const char* name, const json& value) {
+    key(name);
+    out << script_json(value);
+  };
+  auto array_member = [&](const char* name, const auto& items, const auto& item_json) {
+    key(name);
+    out << '[';
+    bool first = true;
+    for (const auto& item : items) {
+      if (!first) out << ',';
+      first = false;
+      out << script_json(item_json(item));
+    }
+    out << ']';
+  };
+  member("buffers", c.buffers.size());
+  member("cpp_wrapper", c.cpp_wrapper);
+  member("device", c.device_type);
+  member("dir", c.files.dir);
+  array_member("fx", c.fx.nodes, fx_node_json);
+  member("graph_kind", c.graph_kind);
+  member("id", c.id);
+  array_member("inputs", c.inputs, input_json);
+  array_member("kernels", c.kernels, [&](const Kernel& k) { return kernel_json(c, k); });
+  array_member("launch_list", c.launches, launch_json);
+  member("launches", c.launches.size());
+  member("output_code", c.files.output_code);
+  out << '}';
 }
 
 // A compile's line in the page's index: what the compile list and the overview show without
@@ -428,9 +455,11 @@ void write_report_data(const Analysis& a, const HtmlOptions& opts, std::ostream&
   for (const auto& c : a.program.compiles) index.push_back(compile_index_json(c));
   rest["compile_index"] = std::move(index);
   out << "<script type=\"application/json\" id=\"report-data\">" << script_json(rest) << "</script>\n";
-  for (const auto& c : a.program.compiles)
-    out << "<script type=\"application/json\" class=\"report-compile\">" << script_json(compile_json(c))
-        << "</script>\n";
+  for (const auto& c : a.program.compiles) {
+    out << "<script type=\"application/json\" class=\"report-compile\">";
+    write_compile_json(c, out);
+    out << "</script>\n";
+  }
 }
 
 }  // namespace
@@ -438,7 +467,11 @@ void write_report_data(const Analysis& a, const HtmlOptions& opts, std::ostream&
 json html_report_data(const Analysis& a, const HtmlOptions& opts) {
   json d = report_data_but_compiles(a, opts);
   json compiles = json::array();
-  for (const auto& c : a.program.compiles) compiles.push_back(compile_json(c));
+  for (const auto& c : a.program.compiles) {
+    std::ostringstream block;
+    write_compile_json(c, block);
+    compiles.push_back(json::parse(block.str()));
+  }
   d["compiles"] = std::move(compiles);
   return d;
 }

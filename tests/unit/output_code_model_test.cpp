@@ -5,6 +5,8 @@
 #include <filesystem>
 
 #include "analyzer/model/fx_query.h"
+#include "analyzer/parse/output_code.h"
+#include "analyzer/util/read_file.h"
 #include "test_util.h"
 
 using namespace ilint;
@@ -142,4 +144,44 @@ TEST(OutputCodeModel, EveryCaptureParsesWithoutDiagnostics) {
     EXPECT_NE(d.level, DiagLevel::Error) << d.loc.file << ":" << d.loc.line << " " << d.message;
     EXPECT_EQ(d.code.rfind("parse", 0), std::string::npos) << d.loc.file << ":" << d.loc.line << " " << d.message;
   }
+}
+
+// Kept for a report (keep_kernel_sources, the analysis's default), a kernel's source is its slice
+// of the compile's kept text, with no copy of its own once read. Over every fixture (Triton and C++
+// kernels; cpp_wrapper kernels, put together from the wrapper's lines, keep theirs), each source is
+// what parse_output_code reads from the file alone; and over compiles a TORCH_TRACE log alone holds,
+// slices of the log's payload.
+TEST(OutputCodeModel, KeptSourcesAreSlicesOfTheCompilesText) {
+  Analysis a;
+  run_analysis({std::string(ILINT_FIXTURES_DIR)}, a);
+  size_t slices = 0, cpp_slices = 0;
+  for (const auto& c : a.program.compiles) {
+    if (c.files.output_code.empty()) continue;
+    std::string text;
+    DiagSink d;
+    ASSERT_TRUE(read_text_file(c.files.output_code, text, d));
+    Compile alone;
+    parse_output_code(c.files.output_code, text, alone, d);  // a copy of each source, in its kernel
+    ASSERT_EQ(alone.kernels.size(), c.kernels.size()) << c.id;
+    for (size_t i = 0; i < c.kernels.size(); ++i) {
+      const Kernel& k = c.kernels[i];
+      EXPECT_EQ(c.source_of(k), alone.kernels[i].source) << c.files.output_code << " " << k.name;
+      if (!k.text_size) continue;
+      ++slices;
+      cpp_slices += k.backend == KernelBackend::Cpp;
+      EXPECT_TRUE(k.source.empty()) << k.name;
+    }
+  }
+  EXPECT_GT(slices, 100u);
+  EXPECT_GT(cpp_slices, 20u);
+
+  Analysis trace;
+  run_analysis({fixture("mut_add_t_safe") + "/trace"}, trace);
+  size_t trace_slices = 0;
+  for (const auto& c : trace.program.compiles)
+    for (const auto& k : c.kernels) {
+      EXPECT_NE(c.source_of(k).find("def " + k.name), std::string::npos) << k.name;
+      trace_slices += k.text_size > 0;
+    }
+  EXPECT_GT(trace_slices, 0u);
 }

@@ -45,9 +45,11 @@ const std::vector<Source>& fixture_kernels() {
       o.keep_kernel_sources = true;
       ilint::analyze(o, a);
       for (const auto& c : a.program.compiles)
-        for (const Kernel& k : c.kernels)
-          if (k.backend == KernelBackend::Triton && !k.source.empty() && seen.insert(k.source).second)
-            out.push_back({k.name, k.source, k.source_first_line});
+        for (const Kernel& k : c.kernels) {
+          std::string source(c.source_of(k));
+          if (k.backend == KernelBackend::Triton && !source.empty() && seen.insert(source).second)
+            out.push_back({k.name, source, k.source_first_line});
+        }
     }
     return out;
   }();
