@@ -566,6 +566,9 @@ void OutputCodeReader::launch(const py::Module& m, const Stmt& s, const Expr& ca
   l.kernel = kname.empty() ? callee : kname;
   if (copy_into && kname.empty() && !fallback) l.kernel = "copy_";
   l.is_fallback = kname.empty();
+  // A launch's arguments at once (one more for a copy_'s target): grown one at a time, a wrapper
+  // of 110k launches held ~2 MB of their slack.
+  l.args.reserve(call.items.size() + 1);
   for (auto& a : call.items) l.args.push_back(py::normalize_space(m.text_of(*a)));
   for (auto& [k, v] : call.kwargs) l.kwargs[std::string(k)] = py::normalize_space(m.text_of(*v));
   if (call.func->kind == Expr::Attribute && call.func->text == "copy_" && call.func->func)

@@ -80,7 +80,7 @@ class PoolTable {
 template <class T>
 class Pool {
  public:
-  static constexpr size_t kThreadEntries = size_t{3} << 16;  // 196,608: 4 MiB of slots at most
+  static constexpr size_t kThreadEntries = size_t{1} << 16;  // 65,536: 2 MiB of slots at most
   template <class Key>
   static const T* get(const Key& key, uint64_t h) {
     thread_local PoolTable<T> mine;
