@@ -293,6 +293,7 @@ def main():
             d = json.load(f)
         report(d["fixtures"], d["corpus"], d["corpus_info"], [j.strip() for j in a.jobs.split(",")],
                d.get("repeat", a.repeat), d.get("corpus_repeat", a.corpus_repeat), d.get("baseline"), d.get("bin"))
+        hostile_formats_table(d["corpus"], [j.strip() for j in a.jobs.split(",")])
         formats_table(d.get("report_formats", []), [j.strip() for j in a.jobs.split(",")])
         for mode, text in d.get("stage_times", {}).items():
             print("\n--time-report, full %s corpus, -j1:\n\n```\n%s```" % (mode, text))
@@ -330,8 +331,15 @@ def main():
         print("hostile inputs:", file=sys.stderr)
         for label, path in make_hostile(a.fixtures, os.path.join(a.work, "hostile")):
             files = files_opened(a.bin, [path], scratch) or files_by_name([path])
-            corpus_rows.append(bench_set(a, "hostile: " + label, [path], files, a.repeat, jobs, python=False,
-                                         workdir=scratch, extra_bins=extra))
+            row = bench_set(a, "hostile: " + label, [path], files, a.repeat, jobs, python=False,
+                            workdir=scratch, extra_bins=extra)
+            # Every report format holds the bound: each keeps its own things (the text report's
+            # quoted lines, the HTML page's kernel sources and per-compile data).
+            out_file = os.path.join(scratch, "report")
+            row["format_rss"] = {fmt: median_of([a.bin, path, "--format", fmt, "-o", out_file, "-j1", "--fail-on",
+                                                 "never"], a.repeat)["rss"] for fmt in HOSTILE_FORMATS}
+            os.remove(out_file)
+            corpus_rows.append(row)
             save()
         if not a.keep:
             shutil.rmtree(os.path.join(a.work, "hostile"), ignore_errors=True)
@@ -383,9 +391,27 @@ def main():
 
     save()
     report(fixture_rows, corpus_rows, corpus_info, jobs, a.repeat, a.corpus_repeat, a.baseline_bin, a.bin)
+    hostile_formats_table(corpus_rows, jobs)
     formats_table(report_formats, jobs)
     for mode, text in stage_times.items():
         print("\n--time-report, full %s corpus, -j1:\n\n```\n%s```" % (mode, text))
+
+
+HOSTILE_FORMATS = ("text", "sarif", "html")
+
+
+def hostile_formats_table(rows, jobs):
+    rows = [r for r in rows if "format_rss" in r]
+    if not rows:
+        return
+    print("\nPeak RSS over bytes read by report format, hostile inputs (-j1; json: -j%s, as in the table above):\n"
+          % jobs[0])
+    print("| input | bytes read | json | %s |" % " | ".join(HOSTILE_FORMATS))
+    print("|---|---:|---:|" + "---:|" * len(HOSTILE_FORMATS))
+    for r in rows:
+        print("| %s | %s | %.2fx | %s |" % (r["label"].replace("hostile: ", ""), fmt_bytes(r["bytes"]),
+                                            r["lint_j%s" % jobs[0]]["rss"] / r["bytes"],
+                                            " | ".join("%.2fx" % (r["format_rss"][f] / r["bytes"]) for f in HOSTILE_FORMATS)))
 
 
 def formats_table(rows, jobs):

@@ -135,7 +135,7 @@ void declare_options(CLI::App& app, CliOptions& o, RawOptions& f) {
                  "no limit (default 1048576)")
       ->option_text("N");
   app.add_option("--max-memory-ratio", o.analyze.max_memory_ratio,
-                 "a compile's model may take N bytes of memory per byte of its files (and 16 MiB); the kernels met "
+                 "a compile's model may take N bytes of memory per byte of its files (at least 16 MiB); the kernels met "
                  "past that are not read (said as a warning and in the coverage account); 0: no limit (default 3)")
       ->option_text("N");
   app.add_flag("--dump-model", o.dump_model, "print the model (compiles, kernels, buffers, frames) and exit");

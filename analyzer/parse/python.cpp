@@ -410,6 +410,9 @@ bool tokenize_piece(std::string_view src, TokenizerState& st, std::vector<Token>
     i = t.end;
   };
   while (i < n) {
+    // A line running past the piece's reservation grows the vector once to its bound, where
+    // doubling held old and new arrays and left it larger (a file of random bytes is such lines).
+    if (toks.size() == toks.capacity() && toks.size() >= piece) toks.reserve(piece + kMaxLineTokens + 16);
     if (toks.size() >= piece && toks.size() - piece >= kMaxLineTokens) {
       // A logical line of this many tokens (a bracket never closed, a line of garbage) is not
       // generated code: it is cut here, so that memory stays bounded.
@@ -1553,8 +1556,9 @@ void parse_pieces(Module& m, std::string_view source, int line_offset, size_t pi
   // The token vector's memory (its reservation, growth and release) is the thread's scratch, not
   // the model of what is read: it is left out of the memory budget (heap_budget.h).
   // About one token per 5 bytes in Inductor output: one reservation instead of ~15 regrowths. A
-  // piece ends at the first line's end past `piece` tokens, a few tokens on; a line of up to
-  // kMaxLineTokens grows the vector (reserving for it held 7 MB more on every large file).
+  // piece ends at the first line's end past `piece` tokens, a few tokens on; a longer line grows
+  // the vector in tokenize_piece (reserving for the longest, kMaxLineTokens, held 7 MB more on
+  // every large file).
   {
     HeapUncounted scratch;
     toks.reserve(std::min(source.size() / 5, piece + piece / 16) + 16);

@@ -61,7 +61,7 @@ bool HeapBudget::counted() { return thread_counters().allocated != nullptr; }
 std::string HeapBudget::reason() const {
   auto mib = [](size_t bytes) { return std::to_string((bytes + (size_t{1} << 19)) >> 20) + " MiB"; };
   return "the compile's model took " + mib(used()) + ", over its budget of " + mib(allowed()) + " (" +
-         std::to_string(ratio_) + " times its files' " + mib(input_) + ", and " + mib(kMemoryBudgetFloor) +
+         std::to_string(ratio_) + " times its files' " + mib(input_) + ", at least " + mib(kMemoryBudgetFloor) +
          "; --max-memory-ratio)";
 }
 

@@ -3,6 +3,7 @@
 // before each kernel; past it the kernel is not read, and says so (the coverage account lists it
 // as not read). Semgrep's --max-memory and CodeQL's --ram are the same kind of bound.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -21,7 +22,7 @@ constexpr size_t kMemoryBudgetFloor = size_t{16} << 20;
 // jemalloc: the sanitizer builds), nothing is counted and the budget is never exceeded.
 class HeapBudget {
  public:
-  // `ratio` bytes of heap per byte of input, on top of kMemoryBudgetFloor. 0: no budget.
+  // `ratio` bytes of heap per byte of input, and at least kMemoryBudgetFloor. 0: no budget.
   explicit HeapBudget(size_t ratio);
   // Input read for this compile: its allowance grows by ratio times `bytes`. `held`: a text read
   // before the budget began (the caller reads output_code.py ahead), counted as used.
@@ -31,9 +32,9 @@ class HeapBudget {
   }
   bool exceeded() const { return ratio_ && counted() && used() > allowed(); }
   size_t used() const;
-  size_t allowed() const { return kMemoryBudgetFloor + ratio_ * input_; }
-  // "the compile's model took 130 MiB, over its budget of 100 MiB (3 times its files' 28 MiB,
-  // and 16 MiB; --max-memory-ratio)": for the warning of what was not read.
+  size_t allowed() const { return std::max(kMemoryBudgetFloor, ratio_ * input_); }
+  // "the compile's model took 85 MiB, over its budget of 84 MiB (3 times its files' 28 MiB, at
+  // least 16 MiB; --max-memory-ratio)": for the warning of what was not read.
   std::string reason() const;
   // Whether this build's allocator counts per thread.
   static bool counted();
