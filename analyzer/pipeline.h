@@ -26,8 +26,8 @@ struct AnalyzeOptions {
   bool fit_jobs_to_input = false;
   std::vector<std::string> only_rules;  // empty: every registered rule
   std::vector<std::string> disabled_rules;
-  // Kernel source texts stay in the model only when a report shows them (HTML): every rule
-  // reads the parsed facts, and the texts are a fifth of output_code.py's bytes.
+  // Kernel source texts stay in the model (Compile::source_of) only when a report shows them
+  // (HTML): every rule reads the parsed facts, and the texts are a fifth of output_code.py's bytes.
   bool keep_kernel_sources = true;
   // A kernel whose source is longer is not read (parse_output_code); 0: no limit.
   size_t max_kernel_bytes = kDefaultMaxKernelBytes;

@@ -16,11 +16,11 @@ namespace ilint {
 // read_cpp_kernels_with_reader (the pipeline times that stage apart); without it, they are read
 // before returning.
 struct ParseOptions {
-  // Without it, each kernel's source text is dropped once read (the declined C++ kernels keep
-  // theirs for that reader).
+  // Each kernel's copy of its source is dropped once read (the declined C++ kernels keep theirs for
+  // that reader). With it, the sources stay as slices of the compile's kept text (Compile::source_of).
   bool keep_kernel_sources = true;
   size_t max_kernel_bytes = kDefaultMaxKernelBytes;  // parse_output_code's limit
-  // A compile's model may take this many bytes of memory per byte of its files (and
+  // A compile's model may take this many bytes of memory per byte of its files (at least
   // kMemoryBudgetFloor): the kernels met past it are not read (HeapBudget). 0: no limit.
   size_t max_memory_ratio = kDefaultMaxMemoryRatio;
   // Sets each folder compile's output_code_hash (an input with a TORCH_TRACE log).

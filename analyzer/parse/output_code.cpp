@@ -16,6 +16,7 @@
 #include "analyzer/parse/python.h"
 #include "analyzer/parse/torch_versions.h"
 #include "analyzer/parse/triton_kernel.h"
+#include "analyzer/util/read_file.h"
 #include "analyzer/parse/build_compiles.h"
 
 namespace ilint {
@@ -313,6 +314,8 @@ class OutputCodeReader {
     }
     k.source = src->text;
     // A literal that is one piece of the kept text is a slice of it (adjacent literals joined are not).
+    // The text is an input file or a log's payload: at most kMaxInputFileBytes, so offsets fit.
+    static_assert(kMaxInputFileBytes <= UINT32_MAX);
     if (text_is_kept_ && src->text.data() >= text_.data() && src->text.data() + src->text.size() <= text_.data() + text_.size()) {
       k.text_begin = static_cast<uint32_t>(src->text.data() - text_.data());
       k.text_size = static_cast<uint32_t>(src->text.size());

@@ -303,16 +303,17 @@ bool read_named_file(const std::string& path, std::string& out, DiagSink& diags,
 }
 
 void SourceLineCache::want(const std::string& file, int line) {
-  if (line > 0) files_[file].wanted.insert(line);
+  if (line <= 0) return;
+  File& f = files_[file];
+  // Wanted once the file was read: the next line() reads it again.
+  if (f.wanted.insert(line).second && f.read) f.read = false;
 }
 
 const std::string* SourceLineCache::line(const std::string& file, int line) {
   if (line <= 0 || file.empty()) return nullptr;
   File& f = files_[file];
-  if (f.readable && (!f.read || !f.wanted.count(line))) {
-    f.wanted.insert(line);
-    read(file, f);
-  }
+  const bool fresh = f.wanted.insert(line).second;
+  if (f.readable && (!f.read || fresh)) read(file, f);
   auto it = f.lines.find(line);
   return it == f.lines.end() ? nullptr : &it->second;
 }
@@ -320,7 +321,6 @@ const std::string* SourceLineCache::line(const std::string& file, int line) {
 void SourceLineCache::read(const std::string& path, File& file) const {
   DiagSink ignored;  // a snippet is a courtesy: a file that cannot be read just has none
   file.read = true;
-  file.lines.clear();
   const int last = file.wanted.empty() ? 0 : *file.wanted.rbegin();
   bool stopped = false;  // read_text_blocks says false for a stop too
   const bool whole = read_text_blocks(
@@ -333,7 +333,7 @@ void SourceLineCache::read(const std::string& path, File& file) const {
           if (e == std::string_view::npos) e = block.size();
           if (n == *want) {
             size_t end = e > b && block[e - 1] == '\r' ? e - 1 : e;
-            file.lines.emplace(n, std::string(block.substr(b, end - b)));
+            file.lines.try_emplace(n, block.substr(b, end - b));  // a line read before stays as it was
             ++want;
           }
           b = e + 1;
@@ -343,7 +343,6 @@ void SourceLineCache::read(const std::string& path, File& file) const {
       },
       max_bytes_);
   file.readable = whole || stopped;
-  if (!file.readable) file.lines.clear();
 }
 
 }  // namespace ilint

@@ -141,6 +141,12 @@ TEST(ReadFile, SourceLinesWantedAcrossBlocks) {
     EXPECT_EQ(line->size(), line->find(' ', 5) + 1 + (n % 500 ? 40 : 1500000)) << n;
   }
   EXPECT_EQ(cache.line(big, 3001), nullptr);
+  // Wanted after the file was read: read again, and the lines given before stay where they were.
+  const std::string* first = cache.line(big, 1);
+  cache.want(big, 2);
+  ASSERT_NE(cache.line(big, 2), nullptr);
+  EXPECT_EQ(cache.line(big, 2)->substr(0, 7), "line 2 ");
+  EXPECT_EQ(cache.line(big, 1), first);
 }
 
 // A file named on the command line: one error under the caller's code, the reason kept.

@@ -147,22 +147,30 @@ TEST(OutputCodeModel, EveryCaptureParsesWithoutDiagnostics) {
 }
 
 // Kept for a report (keep_kernel_sources, the analysis's default), a kernel's source is its slice
-// of the compile's kept text, with no copy of its own once read. Over every fixture (Triton and C++
+// of the compile's kept text (the file, or only its kernels' sources where they are less than
+// half of it), with no copy of its own once read. Over every fixture (Triton and C++
 // kernels; cpp_wrapper kernels, put together from the wrapper's lines, keep theirs), each source is
 // what parse_output_code reads from the file alone; and over compiles a TORCH_TRACE log alone holds,
 // slices of the log's payload.
 TEST(OutputCodeModel, KeptSourcesAreSlicesOfTheCompilesText) {
   Analysis a;
   run_analysis({std::string(ILINT_FIXTURES_DIR)}, a);
-  size_t slices = 0, cpp_slices = 0;
+  size_t slices = 0, cpp_slices = 0, compacted = 0;
   for (const auto& c : a.program.compiles) {
-    if (c.files.output_code.empty()) continue;
+    if (c.files.output_code.empty() || !c.files.trace_compile_id.empty()) continue;
     std::string text;
     DiagSink d;
     ASSERT_TRUE(read_text_file(c.files.output_code, text, d));
     Compile alone;
     parse_output_code(c.files.output_code, text, alone, d);  // a copy of each source, in its kernel
     ASSERT_EQ(alone.kernels.size(), c.kernels.size()) << c.id;
+    // The text kept is the file while its kernels' sources are at least half of it, else those
+    // sources alone.
+    size_t sliced = 0;
+    for (const auto& k : c.kernels) sliced += k.text_size;
+    if (c.output_code_text.size() == text.size()) EXPECT_GE(sliced * 2, text.size()) << c.files.output_code;
+    else EXPECT_EQ(c.output_code_text.size(), sliced) << c.files.output_code;
+    compacted += c.output_code_text.size() < text.size();
     for (size_t i = 0; i < c.kernels.size(); ++i) {
       const Kernel& k = c.kernels[i];
       EXPECT_EQ(c.source_of(k), alone.kernels[i].source) << c.files.output_code << " " << k.name;
@@ -174,6 +182,7 @@ TEST(OutputCodeModel, KeptSourcesAreSlicesOfTheCompilesText) {
   }
   EXPECT_GT(slices, 100u);
   EXPECT_GT(cpp_slices, 20u);
+  EXPECT_GT(compacted, 20u);
 
   Analysis trace;
   run_analysis({fixture("mut_add_t_safe") + "/trace"}, trace);
