@@ -149,12 +149,13 @@ bool holds_cpp_wrapper(std::string_view text) {
 
 // The compile's kept text is worth keeping whole while its kernels' sources are most of it; else
 // only those slices are kept, in a text of their own (an output_code.py is mostly wrapper where its
-// kernels are small: on the benchmark corpus the kernel sources are a fifth of it). Copying them
-// holds at most what copies of the sources held before the slices.
-void keep_only_kernel_sources(Compile& c) {
+// kernels are small: on the benchmark corpus the kernel sources are a fifth of it), if the
+// compile's memory budget has room for the copy (a compile past it keeps its text whole: the
+// copy would raise the peak the budget bounds).
+void keep_only_kernel_sources(Compile& c, const HeapBudget& budget) {
   size_t sliced = 0;
   for (const Kernel& k : c.kernels) sliced += k.text_size;
-  if (sliced * 2 >= c.output_code_text.size()) return;
+  if (sliced * 2 >= c.output_code_text.size() || !budget.has_room(sliced)) return;
   std::string kept;
   kept.reserve(sliced);
   for (Kernel& k : c.kernels) {
@@ -221,7 +222,7 @@ void build_one(const CompileFiles& f, Compile& c, std::string& torch_version, si
                       {&cpp_kernels, trace ? trace->output_code.first_line : 1, options.max_kernel_bytes,
                        options.keep_kernel_sources, &budget});
     ++files_read;
-    if (options.keep_kernel_sources) keep_only_kernel_sources(c);
+    if (options.keep_kernel_sources) keep_only_kernel_sources(c, budget);
   }
   if (trace) {
     if (trace->provenance.first_line)

@@ -31,6 +31,8 @@ class HeapBudget {
     if (held) held_ += bytes;
   }
   bool exceeded() const { return ratio_ && counted() && used() > allowed(); }
+  // Whether `bytes` more stay within it (always, without a budget or counters).
+  bool has_room(size_t bytes) const { return !ratio_ || !counted() || used() + bytes <= allowed(); }
   size_t used() const;
   size_t allowed() const { return std::max(kMemoryBudgetFloor, ratio_ * input_); }
   // "the compile's model took 85 MiB, over its budget of 84 MiB (3 times its files' 28 MiB, at
