@@ -16,12 +16,10 @@ namespace ilint {
 
 namespace {
 
-// Once every kernel is read, its copy of its source is given up: all of them when no report shows
-// sources, else those that are slices of their compile's kept text (Compile::source_of).
+// Once every kernel is read (the C++ stage is the last reader), each gives up its copy of its source.
 void drop_read_kernel_sources(Program& program, bool keep_kernel_sources) {
   for (auto& c : program.compiles)
-    for (auto& k : c.kernels)
-      if (!keep_kernel_sources || k.text_size) std::string().swap(k.source);
+    for (auto& k : c.kernels) drop_read_source(k, keep_kernel_sources);
 }
 
 }  // namespace

@@ -403,8 +403,8 @@ struct Compile {
   // read, or no log): a compile the log's payloads hold is this folder's when the texts hash alike.
   uint64_t output_code_hash = 0;
   // The text of output_code.py (or its TORCH_TRACE payload), kept when kernel sources are kept for
-  // a report (the HTML page): each kernel's source is a slice of it. A copy of each source took as
-  // much again as the file (a large compile's HTML model 3.8 times its files, against 2.7 without).
+  // a report (the HTML page): each kernel's source is a slice of it, where a copy per kernel would
+  // take as much again as the file; only the kernels' part when that is under half of it.
   std::string output_code_text;
   // A kernel's source: its slice of output_code_text, else its own text (empty once read, unless
   // sources are kept and it is no slice: a cpp_wrapper kernel, put together from the wrapper's lines).

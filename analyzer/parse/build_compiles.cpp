@@ -295,7 +295,7 @@ void read_hand_cpp_kernels(Compile& c, std::vector<size_t>& cpp_kernels, bool ke
   std::vector<char> waiting(kernels.size(), 0);
   for (size_t k : cpp_kernels) waiting[k] = 1;
   for (size_t k = 0; k < kernels.size(); ++k)
-    if (!waiting[k] && (!keep_kernel_sources || kernels[k].text_size)) std::string().swap(kernels[k].source);
+    if (!waiting[k]) drop_read_source(kernels[k], keep_kernel_sources);
 }
 
 // Runs `build` for one compile. An allocation that fails there (a hostile file under a memory

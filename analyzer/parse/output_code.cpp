@@ -325,7 +325,7 @@ class OutputCodeReader {
     read_kernel_comments(s.comments_above, path_, k);
     if (triton) {
       read_triton_kernel(k, path_, diags_);
-      if (!options_.keep_kernel_sources || k.text_size) std::string().swap(k.source);
+      drop_read_source(k, options_.keep_kernel_sources);
       k.shrink_to_fit();
     } else {
       read_cpp_signature(k);
@@ -570,7 +570,7 @@ void OutputCodeReader::launch(const py::Module& m, const Stmt& s, const Expr& ca
   if (copy_into && kname.empty() && !fallback) l.kernel = "copy_";
   l.is_fallback = kname.empty();
   // A launch's arguments at once (one more for a copy_'s target): grown one at a time, a wrapper
-  // of 110k launches held ~2 MB of their slack.
+  // of 110k launches would hold ~2 MB of their slack.
   l.args.reserve(call.items.size() + 1);
   for (auto& a : call.items) l.args.push_back(py::normalize_space(m.text_of(*a)));
   for (auto& [k, v] : call.kwargs) l.kwargs[std::string(k)] = py::normalize_space(m.text_of(*v));

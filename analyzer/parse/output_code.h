@@ -33,6 +33,12 @@ struct OutputCodeOptions {
   const HeapBudget* budget = nullptr;
 };
 
+// Gives up a kernel's own copy of its source once it is read: always without keep_kernel_sources,
+// and with it where the source is a slice of the compile's kept text (Compile::source_of).
+inline void drop_read_source(Kernel& k, bool keep_kernel_sources) {
+  if (!keep_kernel_sources || k.text_size) std::string().swap(k.source);
+}
+
 // Fills c.kernels, c.inputs, c.buffers, c.launches, c.mutations, c.outputs, c.aot_ids from the
 // text of an output_code.py. Kernel sources are read with the Triton reader or the installed
 // C++ kernel reader (see set_cpp_kernel_reader).

@@ -1557,8 +1557,8 @@ void parse_pieces(Module& m, std::string_view source, int line_offset, size_t pi
   // the model of what is read: it is left out of the memory budget (heap_budget.h).
   // About one token per 5 bytes in Inductor output: one reservation instead of ~15 regrowths. A
   // piece ends at the first line's end past `piece` tokens, a few tokens on; a longer line grows
-  // the vector in tokenize_piece (reserving for the longest, kMaxLineTokens, held 7 MB more on
-  // every large file).
+  // the vector in tokenize_piece (reserving for the longest, kMaxLineTokens, would hold 7 MB more
+  // on every large file).
   {
     HeapUncounted scratch;
     toks.reserve(std::min(source.size() / 5, piece + piece / 16) + 16);

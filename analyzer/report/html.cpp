@@ -371,8 +371,8 @@ std::string script_json(const json& j) {
 
 // A compile's block, written a member and an array element at a time: what is held at once is one
 // kernel, launch or FX node as a document, never the compile's (a document's node takes ~100 bytes
-// where the model takes a few: as one document, the page of a call function of 110k launches
-// peaked at 11 times its file, of a 20 MB FX graph at 47 times).
+// where the model takes a few: as one document, a call function of 110k launches would take 11
+// times its file, a 20 MB FX graph 47 times).
 // The text is the compile's document as nlohmann dumps it, whose objects list their members in
 // sorted order: the members below are written in that order.
 void write_compile_json(const Compile& c, std::ostream& out) {

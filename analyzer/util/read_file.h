@@ -48,10 +48,11 @@ bool read_named_file(const std::string& path, std::string& out, DiagSink& diags,
 // The lines the reports quote (the text report's snippets, the HTML report's user source lines,
 // inline suppressions). A file is read once, in blocks, keeping only the lines asked for: the
 // lines wanted before its first line() (a report gathers them first), and the one asked then. A
-// line wanted or asked for after makes its file be read again; a line given stays as given. Holding a quoted file's lines took two to
-// three times its size (an output_code.py may be 1 GiB; a report quotes a few of its lines). The
-// paths come from the input, so a FIFO, a device or a file over `max_bytes` just has no lines;
-// a line's trailing '\r' is dropped and invalid UTF-8 bytes are '?', as the readers have them.
+// line wanted or asked for after makes its file be read again; a line given stays as given. A
+// file's every line as a string would take two to three times its size (an output_code.py may be
+// 1 GiB; a report quotes a few of its lines). The paths come from the input, so a FIFO, a device
+// or a file over `max_bytes` just has no lines; a line's trailing '\r' is dropped and invalid
+// UTF-8 bytes are '?', as the readers have them.
 class SourceLineCache {
  public:
   explicit SourceLineCache(size_t max_bytes) : max_bytes_(max_bytes) {}
